@@ -145,10 +145,11 @@ class Member(Expr):
 
 @dataclass(eq=False, slots=True)
 class BitAccess(Expr):
-    """`obj.3` — bit index given as an integer literal."""
+    """`obj.3` — bit index given as an integer literal; `bit_pos` is where the 3 is."""
 
     obj: Expr
     bit: int
+    bit_pos: Pos = NOWHERE
 
 
 @dataclass(eq=False, slots=True)
@@ -186,11 +187,13 @@ class Unary(Expr):
 @dataclass(eq=False, slots=True)
 class Binary(Expr):
     """`op` normalised: 'AND' (also for '&'), 'OR', 'XOR', 'AND_THEN', 'OR_ELSE',
-    '+', '-', '*', '/', 'MOD', '**', '=', '<>', '<', '>', '<=', '>='."""
+    '+', '-', '*', '/', 'MOD', '**', '=', '<>', '<', '>', '<=', '>='.
+    `pos` is where the left operand starts; `op_pos` is where the operator is."""
 
     op: str
     left: Expr
     right: Expr
+    op_pos: Pos = NOWHERE
 
 
 # --------------------------------------------------------------------------- types
