@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
 
@@ -72,6 +72,7 @@ class Diagnostics:
 
     file: str = "<input>"
     items: list[Diagnostic] = field(default_factory=list)
+    _seen: set[Diagnostic] = field(default_factory=set, init=False, repr=False)
 
     def error(self, message: str, line: int, column: int) -> None:
         self._add(Severity.ERROR, message, line, column)
@@ -81,7 +82,8 @@ class Diagnostics:
 
     def _add(self, severity: Severity, message: str, line: int, column: int) -> None:
         d = Diagnostic(severity, message, max(int(line), 1), max(int(column), 1), self.file)
-        if d not in self.items:
+        if d not in self._seen:  # a set: thousands of findings must not cost quadratic time
+            self._seen.add(d)
             self.items.append(d)
 
     def extend(self, other: Diagnostics) -> None:

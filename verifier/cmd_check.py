@@ -28,7 +28,7 @@ def check(
     else:
         text = result.diagnostics.render(source)
         if text:
-            out.print(text, markup=False)
+            out.print(text, markup=False, soft_wrap=True)
         n_err, n_warn = len(result.diagnostics.errors), len(result.diagnostics.warnings)
         verdict = "failed" if n_err else "ok"
         err.print(f"{program}: {verdict}: {n_err} error(s), {n_warn} warning(s)", markup=False)
