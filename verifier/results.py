@@ -83,6 +83,7 @@ class ConditionResult:
     parameters: dict[str, Any] = field(default_factory=dict)
     violation: Violation | None = None
     runtime_error: RuntimeErrorRecord | None = None
+    reason: str | None = None  # why it failed, in words; None when it passed
 
     @property
     def passed(self) -> bool:
@@ -100,6 +101,7 @@ class ConditionResult:
             },
             "runtime_error": self.runtime_error.to_json() if self.runtime_error else None,
             "ticks": self.ticks,
+            "reason": self.reason,
         }
 
 

@@ -61,6 +61,7 @@ class Condition:
     params: dict[str, Any]
     script: tuple[Event, ...] = ()
     note: str = ""
+    time_limit_s: float | None = None  # overrides the task's limit for this condition
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class TaskSpec:
     reference: str  # file name of the reference program, beside the plant module
     changes: tuple[str, ...] = ()  # what the implementation changed against the catalog, and why
     notes: tuple[str, ...] = field(default=())  # extra solver-facing notes
+    judge: dict[str, Any] = field(default_factory=dict)  # task-level judge parameters (not secret)
 
     @property
     def suite(self) -> str:
@@ -87,6 +89,20 @@ class TaskSpec:
     @property
     def level(self) -> str:
         return LEVELS[self.id[4]]
+
+    @property
+    def inputs(self) -> tuple[Signal, ...]:
+        """Input signals in map order: the index of a signal is its slot in the input image."""
+        return tuple(s for s in self.io if s.direction == "input")
+
+    @property
+    def outputs(self) -> tuple[Signal, ...]:
+        """Output signals in map order: the index of a signal is its slot in the output image."""
+        return tuple(s for s in self.io if s.direction == "output")
+
+    def time_limit(self, condition: Condition) -> float:
+        """Time limit of one condition, seconds of plant time."""
+        return condition.time_limit_s if condition.time_limit_s is not None else self.time_limit_s
 
     def signal(self, name: str) -> Signal:
         for s in self.io:
@@ -118,6 +134,6 @@ class TaskSpec:
             problems.append("condition names are not unique")
         if not self.conditions:
             problems.append("no conditions")
-        if self.time_limit_s <= 0:
+        if self.time_limit_s <= 0 or any(self.time_limit(c) <= 0 for c in self.conditions):
             problems.append("time limit must be positive")
         return problems
