@@ -47,6 +47,18 @@ def _bullets(items: tuple[str, ...] | list[str]) -> str:
     return "\n".join(f"- {item}" for item in items)
 
 
+def _time_limit(task: TaskSpec) -> str:
+    """One limit, or the range when conditions carry their own (each condition's exact limit
+    is a per-condition value and stays hidden)."""
+    limits = sorted({task.time_limit(c) for c in task.conditions} or {task.time_limit_s})
+    if len(limits) == 1:
+        return f"Time limit: **{limits[0]:g} s** of plant time per condition."
+    return (
+        f"Time limit: between **{limits[0]:g} s** and **{limits[-1]:g} s** of plant time, "
+        "depending on the condition (longer runs get longer limits)."
+    )
+
+
 def render_markdown(task: TaskSpec) -> str:
     """The complete solver-facing text of one task."""
     parts = [
@@ -61,7 +73,7 @@ def render_markdown(task: TaskSpec) -> str:
         "## Operating specification",
         _bullets(task.spec),
         "## Completion",
-        f"{task.completion} Time limit: **{task.time_limit_s:g} s** of plant time per condition.",
+        f"{task.completion} {_time_limit(task)}",
         "## Safety rules (any violation fails the condition)",
         _bullets([f"**{r.code}**: {r.text}" for r in task.safety]),
         "## Published ranges (every test condition lies inside them)",

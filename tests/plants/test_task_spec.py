@@ -75,3 +75,14 @@ def test_rendered_text_holds_every_rule_and_no_condition_value() -> None:
     assert "40 s" in text and "10 ms" in text
     assert "123.456" not in text and "0.02" not in text
     assert "2 test conditions" in text
+
+
+def test_per_condition_time_limits_render_as_a_range() -> None:
+    base = _task()
+    conditions = (
+        Condition("C1", {}, (), time_limit_s=35.0),
+        Condition("C2", {}, (), time_limit_s=80.0),
+    )
+    text = render_markdown(_task(conditions=conditions, time_limit_s=80.0))
+    assert "between **35 s** and **80 s**" in text
+    assert "**40 s** of plant time per condition" in render_markdown(base)
