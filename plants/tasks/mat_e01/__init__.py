@@ -69,8 +69,7 @@ TASK = TaskSpec(
         "the output image of the scan after which the operator removes a box, at every "
         "removal; (c) LAMP_WAIT and CONV are never TRUE in the same output image; (d) CONV is "
         "never TRUE in a scan whose input image has AUTO_SW = FALSE. A breach of (a)-(d), or a "
-        "box falling off the belt, fails the condition at once. Each condition has its own "
-        "time limit T (45-55 s of plant time); the shortest is:"
+        "box falling off the belt, fails the condition at once."
     ),
     time_limit_s=45.0,
     safety=(
@@ -109,7 +108,7 @@ TASK = TaskSpec(
     reference="reference.st",
     changes=(
         "The catalog's per-condition time limits (50/45/55/50 s) are kept; the rendered "
-        "'time limit' is the shortest (45 s) and the completion text states the 45-55 s range, "
+        "text states the 45-55 s range, "
         "which is also published.",
         "The STOP latch rule, unnamed in the catalog, is judged as S-LATCH (A2); its release "
         "is an AUTO_SW FALSE -> TRUE change after the press, as the review simulation judged it.",
