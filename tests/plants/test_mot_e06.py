@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from plants.tasks.mot_e06 import FIRST_START_S, TASK, TIME_LIMIT_S, make_condition, plant
 from plants.tasks.axis_io import axis_block
+from plants.tasks.mot_e06 import FIRST_START_S, TASK, TIME_LIMIT_S, make_condition, plant
 from plants.tasks.render import render_markdown
 from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.bind import bind
