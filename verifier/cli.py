@@ -11,6 +11,10 @@ import typer
 
 from verifier.cmd_check import check
 from verifier.cmd_report import report
+from verifier.cmd_run import run
+from verifier.cmd_scan import scan
+from verifier.cmd_tasks import show, tasks
+from verifier.cmd_verify import verify
 from verifier.console import err
 
 app = typer.Typer(
@@ -22,6 +26,11 @@ app = typer.Typer(
 )
 app.command("check")(check)
 app.command("report")(report)
+app.command("run")(run)
+app.command("verify")(verify)
+app.command("tasks")(tasks)
+app.command("show")(show)
+app.command("scan")(scan)
 
 
 def main() -> None:

@@ -1,0 +1,1 @@
+"""ST -> Python source for numba: layout, per-construct lowering, assembly, njit + disk cache."""
