@@ -14,6 +14,7 @@ from verifier.cmd_report import report
 from verifier.cmd_run import run
 from verifier.cmd_scan import scan
 from verifier.cmd_tasks import show, tasks
+from verifier.cmd_trace import trace
 from verifier.cmd_verify import verify
 from verifier.console import err
 
@@ -31,6 +32,7 @@ app.command("verify")(verify)
 app.command("tasks")(tasks)
 app.command("show")(show)
 app.command("scan")(scan)
+app.command("trace")(trace)
 
 
 def main() -> None:

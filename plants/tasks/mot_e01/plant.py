@@ -41,6 +41,16 @@ REASONS = (
 )
 """Failure reason id i + 1 -> text."""
 
+PROBES = {
+    "contactor": ((1, 0), "k", "bool"),
+    "motor_speed": ((1, 0), "n", "p.u."),
+    "spec_k1": (4, "k1", "bool"),
+    "spec_fault": (4, "fault", "bool"),
+}
+"""Plant variables `plantloop trace` can show (name -> (plant array, column, unit), see
+verifier/trace.py): the starter's contactor and speed, and the specification's K1 and fault
+as the judge computed them for the same scan."""
+
 JUDGE_DTYPE = np.dtype([
     ("prev_start", np.uint8), ("prev_reset", np.uint8), ("prev_k1", np.uint8),
     ("k1", np.uint8), ("fault", np.uint8),  # the specification's state machine
