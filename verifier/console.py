@@ -13,6 +13,17 @@ err = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
 
 
+def decode_program(data: bytes) -> str:
+    """Program text from file bytes: a UTF-8 byte-order mark is dropped; UTF-8, else Latin-1
+    (ST source is Latin-1 by definition: 1 byte per character)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
 def read_program(path: Path) -> str:
     """Read an ST file as text; a missing or unreadable file is a usage error (exit 2)."""
     try:
@@ -23,9 +34,4 @@ def read_program(path: Path) -> str:
     except OSError as exc:
         err.print(f"plantloop: error: cannot read {path}: {exc.strerror}", markup=False)
         raise typer.Exit(EXIT_USAGE) from None
-    if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not program text
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:  # ST source is Latin-1 by definition (1 byte per character)
-        return data.decode("latin-1")
+    return decode_program(data)
