@@ -9,7 +9,11 @@ import sys
 
 import typer
 
+from verifier.cmd_audit import audit
 from verifier.cmd_check import check
+from verifier.cmd_fuzz import fuzz
+from verifier.cmd_harbor import harbor_export
+from verifier.cmd_profile import profile
 from verifier.cmd_report import report
 from verifier.cmd_run import run
 from verifier.cmd_scan import scan
@@ -33,6 +37,10 @@ app.command("tasks")(tasks)
 app.command("show")(show)
 app.command("scan")(scan)
 app.command("trace")(trace)
+app.command("harbor-export")(harbor_export)
+app.command("profile")(profile)
+app.command("audit")(audit)
+app.command("fuzz")(fuzz)
 
 
 def main() -> None:

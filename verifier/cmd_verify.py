@@ -19,6 +19,10 @@ def verify(
     json_out: Annotated[
         Path | None, typer.Option("--json", metavar="OUT", help="write the result JSON to OUT ('-' = stdout)")
     ] = None,
+    condition_file: Annotated[
+        Path | None, typer.Option("--condition-file", metavar="FILE",
+                                  help="run the condition(s) of FILE (e.g. from `plantloop fuzz`) instead of the task's")
+    ] = None,
 ) -> None:
     """Compile PROGRAM, run it on every condition of the task, print verdicts and the reward.
 
@@ -33,8 +37,17 @@ def verify(
     except UnknownTaskError as exc:
         err.print(f"plantloop: error: {exc}", markup=False)
         raise typer.Exit(EXIT_USAGE) from None
+    if condition_file is not None:
+        from verifier.condition_file import ConditionFileError, task_with_file_conditions
+
+        try:
+            task = task_with_file_conditions(task, condition_file)
+        except ConditionFileError as exc:
+            err.print(f"plantloop: error: {exc}", markup=False)
+            raise typer.Exit(EXIT_USAGE) from None
     source = read_program(program)
-    outcome = verify_source(source, task, str(program), program_bytes=program.read_bytes())
+    outcome = verify_source(source, task, str(program), program_bytes=program.read_bytes(),
+                            condition_source=None if condition_file is None else str(condition_file))
     show = err if json_out is not None and str(json_out) == "-" else out  # keep stdout pure JSON
     text = outcome.diagnostics.render(source)
     if text:

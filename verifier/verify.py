@@ -8,7 +8,7 @@ one-line human reason for the command line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -96,8 +96,13 @@ def verify_source(
     *,
     cache_dir: Path | None = None,
     program_bytes: bytes | None = None,
+    condition_source: str | None = None,
 ) -> Verification:
-    """Verify program text on a task; never raises for any program text."""
+    """Verify program text on a task; never raises for any program text.
+
+    `condition_source` names the condition file the task's conditions were replaced from
+    (`--condition-file`); every condition's parameters in the result then carry it as
+    `condition_file`, so a replayed counterexample is never mistaken for a catalog run."""
     compiled = compile_source(text, path, cache_dir=cache_dir)
     diags = compiled.diagnostics
     common = dict(task_id=task.id, program_path=path,
@@ -111,5 +116,7 @@ def verify_source(
         return Verification(build_result(diagnostics=diags.to_json(), **common), diags)
     run = run_kernel(compiled.program, binding, task, cache_dir=cache_dir)
     reports = condition_reports(task, run, compiled.program)
+    if condition_source is not None:
+        reports = [replace(r, parameters={**r.parameters, "condition_file": condition_source}) for r in reports]
     result = build_result(diagnostics=diags.to_json(), conditions=reports, **common)
     return Verification(result, diags, reports, run.seconds)

@@ -77,7 +77,7 @@ def render_markdown(task: TaskSpec) -> str:
         "## Safety rules (any violation fails the condition)",
         _bullets([f"**{r.code}**: {r.text}" for r in task.safety]),
         "## Published ranges (every test condition lies inside them)",
-        _bullets(task.published),
+        _bullets([r.render() for r in task.ranges] + list(task.published)),
     ]
     if task.notes:
         parts += ["## Notes", _bullets(task.notes)]

@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 CHECKPOINT_DELAY_S = 0.30
 """Checkpoints lie this long after every scripted event (completion rule)."""
+
+PRESS_S = 0.3
+"""Length of a press whose duration is left at 0 (plants.devices.scripts.PRESS_S, G5)."""
+
+PUBLISHED_RANGES = (
+    ParamRange("event_t_s", 0.5, 38.0, "s", "Scripted event times {range}.", on="time"),
+    ParamRange("press_s", 0.2, 1.0, "s", "Button presses last {range}.", on="duration",
+               kinds=("press",), default=PRESS_S),
+    ParamRange("hold_s", 2.0, 8.0, "s", "A held button stays pressed {range}.", on="duration",
+               kinds=("hold",)),
+    ParamRange("pickup_ms", 20.0, 60.0, "ms", "Contactor pick-up delay {range}, drop-out 20 ms."),
+    ParamRange("trip_s", 2.0, 10.0, "s", "An overload trip (OL_OK = FALSE) auto-recovers {range} "
+               "after it occurred.", on="duration", kinds=("trip",)),
+    ParamRange("dropout_s", 1.0, 5.0, "s", "Contactor faults are possible: the contactor may drop "
+               "out by itself (RUN_FB = FALSE while K1 = TRUE) and be repaired {range} later.",
+               on="duration", kinds=("dropout",)),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition."""
 
 TASK = TaskSpec(
     id="MOT-E01",
@@ -49,14 +67,8 @@ TASK = TaskSpec(
         SafetyRule("S-RESTART", "Every rising edge of K1 must follow a rising edge of START by "
                    "at most 50 ms (the START edge is in the same scan or at most 5 scans earlier)."),
     ),
-    published=(
-        "Scripted event times 0.5-38 s.",
-        "Button presses last 0.2-1.0 s; a held button may stay pressed several seconds.",
-        "Contactor pick-up delay 20-60 ms, drop-out 20 ms.",
-        "An overload trip (OL_OK = FALSE) auto-recovers 2-10 s after it occurred.",
-        "Contactor faults are possible: the contactor may drop out by itself (RUN_FB = FALSE "
-        "while K1 = TRUE) and be repaired later.",
-    ),
+    published=(),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         Condition("C1", {"pickup_ms": 20}, (
             Event(1.0, "press", "START"), Event(6.0, "press", "STOP"),
@@ -89,6 +101,12 @@ TASK = TaskSpec(
         "START, pressed together with STOP, is held 0.3 s longer than STOP, so a program that "
         "starts on the START level instead of its edge is caught.",
         "The overload safety rule, unnamed in the catalog, is judged as S-OLTRIP.",
+        "Published ranges are data (PUBLISHED_RANGES). Two were prose and got numbers that "
+        "contain every catalog value: a held button stays pressed 2-8 s ('several seconds'), a "
+        "contactor drop-out is repaired 1-5 s later ('later').",
     ),
     judge={"checkpoint_delay_s": CHECKPOINT_DELAY_S},
+    deadlines=("checkpoint_delay_s",),
+    search="plants.tasks.mot_e01.search",
+    run_to_t=True,
 )

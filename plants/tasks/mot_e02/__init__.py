@@ -2,29 +2,34 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 REQUEST_WINDOW_S = 1.2
 """An accepted request must show motion within this time (completion rule)."""
 STOP_WINDOW_S = 1.0
 """A STOP press must give standstill within this time (completion rule)."""
+PRESS_S = 0.3
+"""Length of a press whose duration is left at 0 (plants.devices.scripts.PRESS_S, G5)."""
 
-RANGES = {
-    "v_mm_s": (150.0, 250.0),
-    "tau_s": (0.05, 0.2),
-    "pickup_ms": (20.0, 60.0),
-    "x0_mm": (60.0, 1960.0),
-    "event_t_s": (1.0, 35.0),
-    "press_s": (0.3, 2.0),
-    "trip_s": (2.0, 6.0),
-}
-"""Published ranges (the text below is rendered from them; tests check every condition)."""
-
-
-def _r(name: str) -> str:
-    lo, hi = RANGES[name]
-    return f"{lo:g}-{hi:g}"
-
+PUBLISHED_RANGES = (
+    ParamRange("v_mm_s", 150.0, 250.0, "mm/s", "Carriage speed v_nom {range}."),
+    ParamRange("tau_s", 0.05, 0.2, "s", "Time constant tau {range} (run-up and coast-down)."),
+    ParamRange("pickup_ms", 20.0, 60.0, "ms", "Contactor pick-up {range}, drop-out 20 ms."),
+    ParamRange("x0_mm", 60.0, 1960.0, "mm", "The carriage starts at rest anywhere in [{lo}, {hi}] mm, "
+               "including on an end switch."),
+    ParamRange("event_t_s", 1.0, 35.0, "s", "Scripted button presses and trips at {range}. Both "
+               "buttons may be pressed together, a button may be held while the carriage arrives "
+               "at an end, requests may come during motion, during the dead time or toward an "
+               "actuated end switch.", on="time"),
+    ParamRange("press_s", 0.3, 2.0, "s", "A press lasts {range}.", on="duration", kinds=("press",),
+               default=PRESS_S),
+    ParamRange("trip_s", 2.0, 6.0, "s", "Overload trips (OL_OK = FALSE) of {range}, during motion "
+               "or at rest.", on="duration", kinds=("trip",)),
+)
+"""Published ranges as data: the text is rendered from them, audit checks every condition and
+the fuzzer (search.py) samples inside them."""
+RANGES = {r.name: (r.lo, r.hi) for r in PUBLISHED_RANGES}
+"""name -> (lo, hi), for checks written against the earlier dict."""
 
 TASK = TaskSpec(
     id="MOT-E02",
@@ -104,18 +109,8 @@ TASK = TaskSpec(
                    "a scan whose input image has OL_OK = FALSE or STOP_NC = FALSE, or in a later "
                    "scan before such an edge, is a violation."),
     ),
-    published=(
-        f"Carriage speed v_nom {_r('v_mm_s')} mm/s; time constant tau {_r('tau_s')} s "
-        "(run-up and coast-down).",
-        f"Contactor pick-up {_r('pickup_ms')} ms, drop-out 20 ms.",
-        f"The carriage starts at rest anywhere in [{RANGES['x0_mm'][0]:g}, "
-        f"{RANGES['x0_mm'][1]:g}] mm, including on an end switch.",
-        f"Scripted button presses at {_r('event_t_s')} s; a press lasts {_r('press_s')} s. "
-        "Both buttons may be pressed together, a button may be held while the carriage "
-        "arrives at an end, requests may come during motion, during the dead time or toward "
-        "an actuated end switch.",
-        f"Overload trips (OL_OK = FALSE) of {_r('trip_s')} s, during motion or at rest.",
-    ),
+    published=(),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         Condition("C1", {"x0_mm": 1000.0, "v_mm_s": 200.0, "tau_s": 0.10, "pickup_ms": 30.0,
                          "final": "END_L"}, (
@@ -166,7 +161,11 @@ TASK = TaskSpec(
         "per-condition value is shown. Presses last 0.3 s except REV held 4.0-6.0 in C4.",
         "The specification states what STOP does (implied by 'until END_R or STOP' and A3) and "
         "that button edges during STOP or a trip are ignored.",
-        "Published ranges add the script's shape (event times, press lengths); T is 30-50 s.",
+        "Published ranges add the script's shape (event times, press lengths); T is 30-50 s. "
+        "They are data (PUBLISHED_RANGES), the text is rendered from them; the event-time range "
+        "also bounds the overload trips (all catalog trips lie inside it).",
     ),
     judge={"request_window_s": REQUEST_WINDOW_S, "stop_window_s": STOP_WINDOW_S},
+    search="plants.tasks.mot_e02.search",
+    deadlines=("request_window_s", "stop_window_s"),
 )
