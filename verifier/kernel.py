@@ -61,7 +61,7 @@ def plant_module(task: TaskSpec) -> ModuleType:
     return importlib.import_module(task.plant)
 
 
-def _stamp(plant: str) -> str:
+def plant_stamp(plant: str) -> str:
     """Hash of the template, the plant's own package and the device library: numba does not
     notice when a function called from another file changes, a new file name does."""
     import numba
@@ -76,7 +76,7 @@ def _stamp(plant: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def _load_generated(name: str, path: Path, text: str) -> ModuleType:
+def load_generated(name: str, path: Path, text: str) -> ModuleType:
     """Write `text` to `path` once (atomically, under a lock) and import it as `name`."""
     if name in sys.modules:
         return sys.modules[name]
@@ -117,10 +117,10 @@ def _compiled_kernel(plant: str, cache_dir: Path, plant_type: Any) -> Any:
 
     if not MODULE_PATH.match(plant):
         raise ValueError(f"plant module path {plant!r} is not a dotted Python name")
-    stamp = _stamp(plant)
+    stamp = plant_stamp(plant)
     slug = plant.replace(".", "_")
     text = KERNEL_TEMPLATE.format(plant=plant, stamp=stamp, **_verdict_names())
-    module = _load_generated(f"plantloop_kernel_{slug}_{stamp}",
+    module = load_generated(f"plantloop_kernel_{slug}_{stamp}",
                              cache_dir / "kernels" / f"k_{slug}_{stamp}.py", text)
     a = types.Array
     i64 = types.int64
