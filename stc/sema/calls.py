@@ -290,6 +290,8 @@ class CallResolver:
                         "variables of another PROGRAM are read-only")
             if isinstance(ot, T.EnumType) or isinstance(e.ty, T.EnumType) and isinstance(e.obj.ty, T.EnumType):
                 return "cannot assign to an enumerator"
+            if isinstance(e.obj, ast.This):  # THIS^.x: a variable of the own instance
+                return None
             return self._lvalue_message(e.obj)
         if isinstance(e, ast.Index | ast.BitAccess):
             return self._lvalue_message(e.obj)

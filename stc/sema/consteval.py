@@ -185,6 +185,32 @@ def _fold_binary(op: str, a: Any, b: Any, operand_t: T.Type, result_t: T.Type) -
     return NOT_CONST
 
 
+MS_PER_DAY = 86_400_000
+NS_PER_MS = 1_000_000
+
+
+def fold_time_arith(op: str, a: Any, b: Any, ta: T.Type, tb: T.Type, result_t: T.Type) -> Any:
+    """Fold TIME/LTIME/DATE/TOD/DT arithmetic (§6.8) in each operand's own unit: TIME ms,
+    LTIME ns, DATE/DT s since 1970, TOD ms since midnight; the result in `result_t`'s unit."""
+    if a is NOT_CONST or b is NOT_CONST or a is None or b is None:
+        return NOT_CONST
+    ca, cb = T.cls_of(ta), T.cls_of(tb)
+    if ca == T.DURATION and cb == T.DURATION:  # TIME and LTIME mix in ns (TIME_TO_LTIME: x 10^6)
+        if result_t == T.LTIME:
+            a = a * NS_PER_MS if ta == T.TIME else a
+            b = b * NS_PER_MS if tb == T.TIME else b
+        return fold_binary(op, a, b, result_t, result_t)
+    if ca == T.DATE_CLS and cb == T.DURATION:
+        ms = trunc_div(int(b), NS_PER_MS) if tb == T.LTIME else int(b)
+        ms = ms if op == "+" else -ms
+        if ta == T.TOD:
+            return (int(a) + ms) % MS_PER_DAY
+        return int(a) + trunc_div(ms, 1000)  # DT: the sub-second part is truncated toward zero
+    if ca == T.DATE_CLS and cb == T.DATE_CLS and op == "-":
+        return int(a) - int(b) if ta == T.TOD else (int(a) - int(b)) * 1000
+    return fold_binary(op, a, b, result_t, result_t)
+
+
 def _fold_time(op: str, a: Any, b: Any, result_t: T.Type) -> Any:
     if op == "+":
         return a + b

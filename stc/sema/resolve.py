@@ -356,7 +356,7 @@ class Resolver(CallResolver):
         if result is None:
             return self.set(e, self.error(
                 f"'{op}' is not defined for {a} and {b}; convert with TIME_TO_* / *_TO_TIME", _op(e)))
-        return self.set(e, result, C.fold_binary(op, e.left.const, e.right.const, result, result))
+        return self.set(e, result, C.fold_time_arith(op, e.left.const, e.right.const, a, b, result))
 
     def _compare(self, e: ast.Binary, lt: T.Type, rt: T.Type) -> T.Type:
         op = e.op

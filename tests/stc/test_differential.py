@@ -246,6 +246,35 @@ r := F_Touch(s := s, n := n, inc := k);
 fr(target := arr[(k MOD 2) + 1], seen => o);
 END_PROGRAM
 """,
+    "date_time_folding": """
+PROGRAM Main
+VAR
+  d1 : DT := DT#2024-01-31-12:30:00 + T#90m;
+  d2 : TIME := DT#2024-01-31-13:00:00 - DT#2024-01-31-12:30:00;
+  t1 : TOD := TOD#23:00:00 + T#2h;
+  dd : TIME := D#2024-01-02 - D#2024-01-01;
+  lt : LTIME := LT#1ms + T#2ms;
+  rd1 : DT; rd2 : TIME; rt1 : TOD; rdd : TIME; rlt : LTIME;
+  a : DT := DT#2024-01-31-12:30:00; b : DT := DT#2024-01-31-13:00:00; c : TOD := TOD#23:00:00;
+  da : DATE := D#2024-01-01; db : DATE := D#2024-01-02; x : TIME := T#90m; y : TIME := T#2h; l : LTIME := LT#1ms; z : TIME := T#2ms;
+END_VAR
+rd1 := a + x; rd2 := b - a; rt1 := c + y; rdd := db - da; rlt := l + z;
+END_PROGRAM
+""",
+    "this_member_write": """
+FUNCTION_BLOCK FB_Acc
+VAR total : DINT; END_VAR
+METHOD Add : DINT
+VAR_INPUT v : DINT; END_VAR
+THIS^.total := THIS^.total + v;
+Add := THIS^.total;
+END_METHOD
+END_FUNCTION_BLOCK
+PROGRAM Main
+VAR acc : FB_Acc; r : DINT; END_VAR
+r := acc.Add(v := 5);
+END_PROGRAM
+""",
 }
 
 

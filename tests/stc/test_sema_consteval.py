@@ -47,6 +47,22 @@ def test_time_arithmetic_in_milliseconds() -> None:
     assert C.fold_binary("-", 1000, 1500, T.TIME, T.TIME) == -500
 
 
+@pytest.mark.parametrize(
+    "op, a, b, ta, tb, result_t, result",
+    [
+        ("+", 1706704200, 5_400_000, T.DT, T.TIME, T.DT, 1706709600),  # DT + T#90m, in seconds
+        ("-", 1706704200, 1_500, T.DT, T.TIME, T.DT, 1706704199),  # sub-second part truncated
+        ("-", 1706706000, 1706704200, T.DT, T.DT, T.TIME, 1_800_000),  # DT - DT in ms
+        ("-", 1704153600, 1704067200, T.DATE, T.DATE, T.TIME, 86_400_000),  # DATE - DATE in ms
+        ("+", 82_800_000, 7_200_000, T.TOD, T.TIME, T.TOD, 3_600_000),  # TOD wraps at 24 h
+        ("-", 3_600_000, 7_200_000, T.TOD, T.TIME, T.TOD, 82_800_000),
+        ("+", 1_000_000, 2, T.LTIME, T.TIME, T.LTIME, 3_000_000),  # TIME joins LTIME in ns
+    ],
+)
+def test_date_and_time_arithmetic_in_each_operands_unit(op, a, b, ta, tb, result_t, result) -> None:
+    assert C.fold_time_arith(op, a, b, ta, tb, result_t) == result
+
+
 def test_bitwise_not_keeps_the_width() -> None:
     assert C.fold_unary("NOT", 0x0F, T.BYTE) == 0xF0
     assert C.fold_unary("NOT", 3, T.INT) == -4
