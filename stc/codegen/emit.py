@@ -19,12 +19,16 @@ from stc.runtime import checks as _c, convert as _v, errors as _e, fbs as _f, in
 from stc.runtime import reals as _r, strings as _s, timefns as _t
 from stc.codegen import rt as _m
 
-_jit = njit(cache=True, error_model="numpy")
+_jit = njit(cache=True, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 '''
 
 
 def number(value: object, rep: str) -> str:
-    """A constant of representation rep ('i' int64, 'u' uint64, 'f' float32, 'd' float64)."""
+    """A constant of representation rep ('i' int64, 'u' uint64, 'f' float32, 'd' float64).
+
+    Every call in generated code costs numba typing and lowering, so float64 constants
+    are bare literals; float32 ones need `np.float32(..)` (a bare one would be float64).
+    """
     if isinstance(value, bool | np.bool_):
         value = int(value)
     if rep in ("f", "d"):
@@ -35,7 +39,10 @@ def number(value: object, rep: str) -> str:
             text = "np.inf" if x > 0 else "-np.inf"
         else:
             text = repr(x)
-        return f"np.float32({text})" if rep == "f" else f"np.float64({text})"
+        if rep == "f":
+            return f"np.float32({text})"
+        # numba types a float constant as float64 (never as a literal type): no cast call
+        return f"({text})" if text.startswith("-") else text
     if not isinstance(value, int | np.integer):
         raise TypeError(f"not an integer constant: {type(value).__name__}")
     v = int(value)

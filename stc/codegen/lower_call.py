@@ -76,7 +76,7 @@ class CallLowering:
         extra = "".join(f", np.int64({c})" for c in consts)
         if ft.name in TIMERS:
             extra += ", now * 1000000" if ft.name.startswith("L") else ", now"
-        self.em.out(f"_f.{step}(mi, {inst.at('mi')}{extra})")
+        self.em.out(f"_f.{step}(mi, {typed(inst.at('mi'))}{extra})")
         for a, pin in outputs:
             self.copy_out(a, pin)
 
@@ -108,7 +108,7 @@ class CallLowering:
                 self.bind_ref(dst, a.value)
             else:
                 self.assign_value(dst, a.value)
-        self.em.out(f"{self.g.fn_name(info)}(mi, mr, ml, ms, mw, {', '.join(inst.bases)}, now, err)")
+        self.em.out(f"{self.g.fn_name(info)}(mi, mr, ml, ms, mw, {', '.join(map(typed, inst.bases))}, now, err)")
         self.needs_check = True
         for a, src in outputs:
             self.copy_out(a, src)
@@ -155,7 +155,7 @@ class CallLowering:
                 self.store(dst, v, fld.type, a.pos)
         args = "mi, mr, ml, ms, mw"
         if inst is not None:
-            args += ", " + ", ".join(inst.bases)
+            args += ", " + ", ".join(map(typed, inst.bases))
         self.em.out(f"{self.g.fn_name(info)}({args}, now, err)")
         self.needs_check = True
         for a, fld in outputs:

@@ -450,7 +450,8 @@ class ExprLowering:
         return self.string_at(self.g.scratch_loc(b))
 
 
-_PURE = r"\(?-?[0-9]+\)?|k[0-9]+|now|np\.(int64|uint64|float32|float64)\(-?[0-9.e+inf]*\)"
+_PURE = (r"\(?-?[0-9][0-9.e+-]*\)?|\(?-?np\.(nan|inf)\)?|k[0-9]+|now"
+         r"|np\.(int64|uint64|float32|float64)\(-?[0-9.e+inf]*\)")
 
 
 def _pure(code: str) -> bool:

@@ -29,6 +29,9 @@ ARRAYS = "mi, mr, ml, ms, mw"
 CHUNK_LINES = 300
 """Generated lines per njit function before a POU body is split (compile time, measured)."""
 SCAN_SIGNATURE_TEXT = "int64(int64[::1], float32[::1], float64[::1], uint8[::1], uint16[::1], int64, int64, int64[::1])"
+SCAN_DECORATOR = f'@njit("{SCAN_SIGNATURE_TEXT}", cache=True, error_model="numpy")'
+SCAN_PARAMS = [*ARRAYS.split(", "), "now", "scan_no", "err"]
+SCAN_RETURN = "return np.int64(err[0] + 0 * (mi.size + mr.size + ml.size + ms.size + mw.size))"
 
 
 @dataclass
@@ -156,26 +159,37 @@ class ProgramLowering:
 
     def functions(self) -> list[str]:
         out = []
+        flat = self.flat_program()
         for info in self.pous:
             if info.kind == "PROGRAM" and not any(i is info for _n, i, _b in self.instances):
                 continue
-            out.append(BodyLowering(self, info).function())
-        out.append(self.scan_function())
+            out.append(BodyLowering(self, info).function(as_scan=info is flat))
+        if flat is None:
+            out.append(self.scan_function())
         return out
+
+    def flat_program(self) -> POUInfo | None:
+        """The PROGRAM whose body is the scan itself (the only instance), else None.
+
+        One njit function less: numba links and re-optimises every callee's code into its
+        caller, so a wrapper level costs about as much LLVM time as the body (measured).
+        """
+        if len(self.instances) == 1:
+            return self.instances[0][1]
+        return None
 
     def scan_function(self) -> str:
         em = emit.Emitter()
         em.out("mi[0] = 0")
         for k, (_name, info, base) in enumerate(self.instances):
-            call = f"{self.fn_name(info)}({ARRAYS}, {', '.join(str(b) for b in base)}, now, err)"
+            call = f"{self.fn_name(info)}({ARRAYS}, {', '.join(emit.typed(str(b)) for b in base)}, now, err)"
             if k == 0:
                 em.out(call)
             else:
                 em.out("if err[0] == 0:")
                 em.out("    " + call)
-        em.out("return np.int64(err[0] + 0 * (mi.size + mr.size + ml.size + ms.size + mw.size))")
-        deco = f'@njit("{SCAN_SIGNATURE_TEXT}", cache=True, error_model="numpy")'
-        return emit.function("scan", [*ARRAYS.split(", "), "now", "scan_no", "err"], em, deco)
+        em.out(SCAN_RETURN)
+        return emit.function("scan", SCAN_PARAMS, em, SCAN_DECORATOR)
 
 
 class BodyLowering(CallLowering, StdLowering, StmtLowering, ExprLowering):
@@ -239,9 +253,10 @@ class BodyLowering(CallLowering, StdLowering, StmtLowering, ExprLowering):
     def params(self) -> list[str]:
         return [*ARRAYS.split(", "), *(BASES if self.has_instance() else ()), "now", "err"]
 
-    def function(self) -> str:
-        """The POU's njit function; a long body is split into chunk functions (numba's
-        compile time grows faster than linearly with the size of one function)."""
+    def function(self, as_scan: bool = False) -> str:
+        """The POU's njit function (or the scan itself, for the only PROGRAM instance); a
+        long body is split into chunk functions (numba's compile time grows faster than
+        linearly with the size of one function)."""
         info = self.pou
         self.em = emit.Emitter(indent=2)
         pieces: list[list[tuple[int, str]]] = []
@@ -256,8 +271,12 @@ class BodyLowering(CallLowering, StdLowering, StmtLowering, ExprLowering):
             chunks[-1].extend(piece)
         name = self.g.fn_name(info)
         params = self.params()
+        # absolute offsets (one instance): chunks need no base parameters
+        chunk_params = params if self.bases == BASES else [p for p in params if p not in BASES]
         out = []
         self.em = emit.Emitter(indent=1)
+        if as_scan:
+            self.em.out("mi[0] = 0")
         if info.kind in ("PROGRAM", "FUNCTION_BLOCK"):
             rec = self.g.sizer.fb(info)
             assert rec.temp_start is not None
@@ -268,7 +287,6 @@ class BodyLowering(CallLowering, StdLowering, StmtLowering, ExprLowering):
             if self.uses_return_flag:
                 self.em.out("rf = 0")
             self._wrapped(chunks[0])
-            self.em.out("return")
         else:
             self.em.out("rf = 0")
             for k, lines in enumerate(chunks):
@@ -278,13 +296,17 @@ class BodyLowering(CallLowering, StdLowering, StmtLowering, ExprLowering):
                 self._wrapped(lines)
                 self.em = saved
                 chunk.out("return rf")
-                out.append(emit.function(f"{name}_{k}", params, chunk))
-                call = f"rf = {name}_{k}({', '.join(params)})"
+                out.append(emit.function(f"{name}_{k}", chunk_params, chunk))
+                call = f"rf = {name}_{k}({', '.join(chunk_params)})"
                 self.em.out(call if k == 0 else "if rf == 0:")
                 if k:
                     self.em.out("    " + call)
+        if as_scan:
+            self.em.out(SCAN_RETURN)
+            out.append(emit.function("scan", SCAN_PARAMS, self.em, SCAN_DECORATOR))
+        else:
             self.em.out("return")
-        out.append(emit.function(name, params, self.em))
+            out.append(emit.function(name, params, self.em))
         return "\n\n".join(out)
 
     def _wrapped(self, lines: list[tuple[int, str]]) -> None:

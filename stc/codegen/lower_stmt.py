@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from stc import ast
 from stc import types as T
-from stc.codegen.emit import typed
+from stc.codegen.emit import number, typed
 from stc.codegen.layout import WD_COUNT, WD_LIMIT, is_scalar
 from stc.codegen.lower_expr import CodegenError, rep_of
 
@@ -218,11 +218,17 @@ class StmtLowering:
         wt = T.LINT if rep_of(vt) == "i" else vt
         self.needs_check = False
         self.store(var, self.value(s.start), s.start.ty, s.pos)
-        step = self.em.temp()
-        step_code = self.conv(s.step, wt) if s.step is not None else ("1" if wt is T.LINT else "np.uint64(1)")
-        self.em.out(f"{step} = {step_code}")
-        if rep_of(vt) == "i":
-            self.em.out(f"_c.check_for_step(err, {self.loc_id(s.step.pos if s.step else s.pos)}, {step})")
+        fixed = _fixed_step(s) if rep_of(vt) == "i" else None
+        if fixed is not None:
+            # a constant non-zero step: no step variable, no BY 0 check, a one-sided test
+            # (the same loop with about half the statements numba has to compile)
+            step = number(fixed, "i")
+        else:
+            step = self.em.temp()
+            step_code = self.conv(s.step, wt) if s.step is not None else ("1" if wt is T.LINT else "np.uint64(1)")
+            self.em.out(f"{step} = {step_code}")
+            if rep_of(vt) == "i":
+                self.em.out(f"_c.check_for_step(err, {self.loc_id(s.step.pos if s.step else s.pos)}, {step})")
         self.check_error()
         started = self.em.temp("r")
         self.em.out(f"{started} = 0")
@@ -231,7 +237,7 @@ class StmtLowering:
         self.em.out(f"if {started} != 0:")
         self.em.indent += 1
         self.store(var, f"({self.load(var)} + {step})", wt, s.pos)
-        if s.step is not None and s.step.const is ast.NOT_CONST:
+        if fixed is None and s.step is not None and s.step.const is ast.NOT_CONST:
             self.needs_check = False
             self.em.out(f"{step} = {self.conv(s.step, wt)}")
             if self.needs_check:
@@ -245,6 +251,8 @@ class StmtLowering:
         v = self.load(var)
         if rep_of(vt) == "u":
             self.em.out(f"if not ({v} <= {end}):")
+        elif fixed is not None:
+            self.em.out(f"if not ({v} {'<=' if fixed > 0 else '>='} {end}):")
         else:
             self.em.out(f"if not ((({step} > 0) & ({v} <= {end})) | (({step} < 0) & ({v} >= {end}))):")
         self.em.out("    break")
@@ -252,3 +260,13 @@ class StmtLowering:
         has_return = self.loop_body(s.body)
         self.em.indent -= 1
         self.after_loop(has_return)
+
+
+def _fixed_step(s: ast.For) -> int | None:
+    """The FOR step when it is a non-zero integer constant (BY omitted is 1), else None."""
+    if s.step is None:
+        return 1
+    c = s.step.const
+    if isinstance(c, int) and not isinstance(c, bool) and c != 0:
+        return c
+    return None
