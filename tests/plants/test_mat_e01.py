@@ -92,6 +92,8 @@ def test_every_condition_lies_inside_the_published_ranges() -> None:
         assert all(0.0 <= ev.t and ev.t + ev.duration < TASK.time_limit(cond)
                    for ev in cond.script)
         assert sum(ev.kind == "place" for ev in cond.script) >= 2
+    assert TASK.range_findings() == []
+    assert TASK.deadlines == ("empty_run_s",) and not TASK.run_to_t
 
 
 def test_reference_passes_every_condition_with_15_percent_margin(reference_run) -> None:

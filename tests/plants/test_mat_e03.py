@@ -76,6 +76,7 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
             assert 0.0 < ev.t and ev.t + ev.duration < TASK.time_limit(cond)
     assert max(p.count("M") for p in (c.params["parts"] for c in TASK.conditions)) \
         < plant.CHUTE_CAPACITY  # S-OVERFLOW cannot occur (changes note)
+    assert TASK.range_findings() == []
 
 
 def test_reference_passes_every_condition_with_15_percent_margin(reference_run) -> None:

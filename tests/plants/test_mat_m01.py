@@ -92,6 +92,9 @@ def test_declaration_matches_the_catalog_and_renders_every_judged_rule() -> None
 def test_every_condition_lies_inside_the_published_ranges() -> None:
     for cond in TASK.conditions:
         assert _inside_published_ranges(cond) == [], cond.name
+        assert all(cond.params.get(f"ch{i}_start", 0) in (0, 5) for i in (1, 2)), cond.name
+    assert TASK.range_findings() == []
+    assert TASK.range_findings(ROBUSTNESS) == []
 
 
 def test_reference_passes_every_condition_with_15_percent_margin(reference_run) -> None:

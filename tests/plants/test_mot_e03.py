@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 from plants.devices.protocol import DT
 from plants.tasks.mot_e03 import TASK, plant
@@ -18,6 +19,7 @@ from plants.tasks.render import render_markdown
 from plants.tasks.spec import Condition, Event
 from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.bind import bind
+from verifier.fuzz import fuzz_source, search_space
 from verifier.kernel import run_kernel
 from verifier.results import validate_result
 from verifier.verify import verify_source
@@ -87,6 +89,8 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
             assert 0.5 <= ev.t <= 18.0 and ev.duration in (0.0, 0.3)
         assert TASK.time_limit(cond) == 20.0
     assert [c.params["jam"] for c in TASK.conditions] == [False, False, True]
+    assert TASK.range_findings() == []
+    assert TASK.deadlines == ("delta_deadline_s", "reset_deadline_s") and not TASK.run_to_t
 
 
 def test_reference_passes_every_condition_with_15_percent_margin(reference_run) -> None:
@@ -221,3 +225,44 @@ def test_jammed_fan_saturates_at_70_percent_and_inrush_uses_the_scan_speed() -> 
     out_delta = np.array([1.0, 0.0, 1.0, 0.0])
     violation, *_ = plant.judge(p, 2, 1500, inp, out_delta)
     assert plant.VIOLATIONS[violation - 1] == "S-INRUSH"
+
+
+# ---------------------------------------------------------------- search space (plantloop fuzz)
+
+
+@settings(max_examples=60, deadline=None)
+@given(search_space(TASK))
+def test_generated_conditions_lie_inside_the_published_ranges(condition) -> None:
+    """Inside the ranges, and in one of the two script shapes the judge reads (plant.build)."""
+    assert TASK.range_findings((condition,)) == []
+    assert TASK.time_limit(condition) == 20.0
+    kinds = [ev.target for ev in condition.script]
+    if condition.params["jam"]:
+        assert kinds == ["START", "RESET"]
+        assert condition.script[1].t - condition.script[0].t >= 9.0 - 1e-9
+    else:
+        assert kinds in (["START", "STOP"], ["START", "STOP", "START", "STOP"])
+        assert condition.script[-1].t - condition.script[-2].t >= 7.0 - 1e-9
+    assert all(abs(ev.t * 100 - round(ev.t * 100)) < 1e-6 for ev in condition.script)  # whole ticks
+
+
+def test_fuzz_does_not_flag_the_reference(cache_dir) -> None:
+    for seed in (0, 1):
+        outcome = fuzz_source(REFERENCE, TASK, examples=60, seed=seed, cache_dir=cache_dir)
+        assert outcome.counterexample is None, outcome.verdict
+
+
+def test_fuzz_catches_a_switch_over_on_the_speed_relay_edge(cache_dir) -> None:
+    """The catalog restarts the fan only below 90 % (C2), so a program that switches to delta
+    on the rising edge of SPEED_90 instead of its level passes them; a restart of a fan still
+    coasting above 90 % (a STOP in delta, START 0.5-2 s later) gives no edge and catches it."""
+    edge = (REFERENCE.replace("    resetEdge  : R_TRIG;\n", "    resetEdge  : R_TRIG;\n    sp90Edge   : R_TRIG;\n")
+            .replace("resetEdge(CLK := RESET);\n", "resetEdge(CLK := RESET);\nsp90Edge(CLK := SPEED_90);\n")
+            .replace("        IF SPEED_90 THEN\n", "        IF sp90Edge.Q THEN\n"))
+    assert edge.count("sp90Edge") == 3
+    assert _verify(edge, cache_dir).reward == 1
+    outcomes = [fuzz_source(edge, TASK, examples=60, seed=seed, cache_dir=cache_dir) for seed in range(4)]
+    caught = [o for o in outcomes if o.counterexample is not None]
+    assert caught, [o.conditions_run for o in outcomes]
+    assert all([ev.target for ev in o.counterexample.script] == ["START", "STOP", "START", "STOP"]
+               for o in caught)

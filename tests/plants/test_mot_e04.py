@@ -79,6 +79,8 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
         assert all(lo <= t <= hi for t in times), cond.name
         assert len(set(times)) == len(times), "never two buttons together"
         assert all(ev.kind == "press" and ev.duration == 0.0 for ev in cond.script)
+    assert TASK.range_findings() == []
+    assert TASK.deadlines == ("request_window_s",) and not TASK.run_to_t
 
 
 @pytest.fixture(scope="module")

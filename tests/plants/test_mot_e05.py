@@ -100,7 +100,9 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
 
 
 def test_conditions_lie_inside_the_published_ranges() -> None:
-    lo, hi = RANGES["stroke_s"]
+    strokes = ("a_ext_s", "a_ret_s", "b_ext_s", "b_ret_s")
+    assert {RANGES[k] for k in strokes} == {(0.2, 1.5)}
+    lo, hi = RANGES["a_ext_s"]
     reload_lo, reload_hi = RANGES["reload_s"]
     for cond in TASK.conditions:
         p = cond.params
@@ -110,6 +112,7 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
         stops = [ev for ev in cond.script if ev.target == "STOP"]
         assert len(faults) <= 1 and len(stops) <= 1
         assert all(0 < ev.duration <= RANGES["fault_s"][1] for ev in faults)
+    assert TASK.range_findings() == []
 
 
 # ---------------------------------------------------------------- reference and baselines

@@ -10,12 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 from plants.tasks.axis_io import axis_block
 from plants.tasks.mot_e06 import FIRST_START_S, TASK, TIME_LIMIT_S, make_condition, plant
 from plants.tasks.render import render_markdown
 from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.bind import bind
+from verifier.fuzz import fuzz_source, search_space
 from verifier.kernel import run_kernel
 from verifier.results import validate_result
 from verifier.verify import verify_source
@@ -96,6 +98,7 @@ def test_conditions_are_the_catalog_values_inside_the_published_ranges() -> None
         assert all(0.5 <= ev.t <= 5.0 and ev.duration in (0.0, 0.3) for ev in cond.script)
         first = cond.script[0].t
         assert FIRST_START_S[0] <= first <= FIRST_START_S[1] and TASK.time_limit(cond) == 42.0
+    assert TASK.range_findings() == []
 
 
 def test_reference_passes_every_condition_with_15_percent_margin(reference_run) -> None:
@@ -282,3 +285,22 @@ def test_reference_is_robust_over_the_published_ranges(cache_dir) -> None:
     assert v.reward == 1, [c.reason for c in v.conditions]
     for cond, res in zip(corners, v.result["conditions"], strict=True):
         assert res["success_time_s"] * MARGIN <= TIME_LIMIT_S, (cond.name, res)
+
+
+# ---------------------------------------------------------------- search space (plantloop fuzz)
+
+
+@settings(max_examples=60, deadline=None)
+@given(search_space(TASK))
+def test_generated_conditions_lie_inside_the_published_ranges(condition) -> None:
+    assert TASK.range_findings((condition,)) == []
+    assert TASK.time_limit(condition) == TIME_LIMIT_S
+    first = condition.script[0].t
+    assert FIRST_START_S[0] <= first <= FIRST_START_S[1] and len(condition.script) <= 2
+    assert all(isinstance(condition.params[k], int) for k in ("p1_mm", "p2_mm", "p3_mm", "v_mm_s"))
+
+
+def test_fuzz_does_not_flag_the_reference(cache_dir) -> None:
+    for seed in (0, 1):
+        outcome = fuzz_source(REFERENCE, TASK, examples=40, seed=seed, cache_dir=cache_dir)
+        assert outcome.counterexample is None, outcome.verdict

@@ -111,6 +111,8 @@ def test_conditions_are_the_catalog_values_inside_the_published_ranges() -> None
         assert all(0.2 <= ev.duration <= 20.0 for ev in jogs)
         last = max(ev.t + (ev.duration or 0.3) for ev in cond.script if ev.kind != "on")
         assert last <= 34.0 and MARGIN * (34.0 + 0.5) <= TASK.time_limit(cond) == TIME_LIMIT_S
+    assert TASK.range_findings() == []
+    assert TASK.deadlines == ("reach_s", "standstill_s") and not TASK.run_to_t
 
 
 def test_reference_passes_every_condition_with_15_percent_margin(reference_run) -> None:

@@ -84,6 +84,8 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
         assert all(lo <= ev.t <= hi and ev.kind == "press" and ev.duration == 0.0
                    for ev in cond.script), cond.name
         assert sum(ev.target == "STOP" for ev in cond.script) <= 1
+    assert TASK.range_findings() == []
+    assert TASK.deadlines == ("index_window_s",) and not TASK.run_to_t
 
 
 @pytest.fixture(scope="module")

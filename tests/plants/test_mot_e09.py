@@ -79,6 +79,8 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
                 assert ev.kind == "obstacle", (cond.name, ev)
                 assert inside("obstacle_s", ev.duration), (cond.name, ev)
                 assert inside("obstacle_mm", dict(ev.args)["height_mm"]), (cond.name, ev)
+    assert TASK.range_findings() == []
+    assert TASK.deadlines == ("request_window_s", "auto_close_late_s") and not TASK.run_to_t
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from plants.tasks.axis_io import axis_block
-from plants.tasks.mot_e10 import TASK, make_condition, plant
+from plants.tasks.mot_e10 import RANGES, TASK, make_condition, plant
 from plants.tasks.render import render_markdown
 from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.bind import bind
@@ -100,8 +100,11 @@ def test_conditions_are_the_catalog_values_inside_the_published_ranges() -> None
         assert got == catalog[cond.name]
         assert 1000 <= p["feed_len"] <= 30000 and 3 <= p["batch"] <= 10
         assert all(0.5 <= s <= 1.5 for s in p["strokes_s"])
+        assert all(RANGES["stroke_s"][0] <= s <= RANGES["stroke_s"][1] for s in p["strokes_s"])
         assert 0.1 <= p["press_delay_s"] <= 0.3
         assert cond.script[0].t == 0.5 and all(ev.kind == "press" for ev in cond.script)
+    assert TASK.range_findings() == []
+    assert RANGES["stroke_s"] == (0.5, 1.5) and not TASK.deadlines and not TASK.run_to_t
 
 
 # ---------------------------------------------------------------- programs

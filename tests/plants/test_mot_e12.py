@@ -86,6 +86,9 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
                 assert inside("dropout_s", ev.duration), (cond.name, ev)
             else:
                 assert (ev.kind, ev.t) == ("door_open", 0.0), (cond.name, ev)
+                assert inside("door_open_s", ev.duration), (cond.name, ev)
+    assert TASK.range_findings() == []
+    assert TASK.deadlines == ("lock_window_s", "run_window_s", "checkpoint_delay_s")
 
 
 def test_reference_passes_every_condition_with_15_percent_margin(reference_run) -> None:

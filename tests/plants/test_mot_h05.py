@@ -89,6 +89,8 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
         moves = np.abs(np.diff([20.0] + targets))
         assert np.all((moves >= 5) & (moves <= 590))
         assert 25 <= TASK.time_limit(cond) <= 30
+    assert TASK.range_findings() == []
+    assert TASK.deadlines == ("settle_after_1mm_s", "deadline_base_s") and not TASK.run_to_t
 
 
 def test_reference_passes_every_condition_with_15_percent_margin(reference_run) -> None:

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 EMPTY_RUN_S = 5.0
 """The empty belt may run at most this long at a time (completion rule)."""
 
-RANGES = {
-    "v_mm_s": (200.0, 400.0),
-    "tau_s": (0.1, 0.3),
-    "length_mm": (150.0, 400.0),
-    "t_rm_s": (1.0, 3.0),
-}
-"""Published ranges of the condition parameters (the text below states them)."""
+PUBLISHED_RANGES = (
+    ParamRange("v_mm_s", 200.0, 400.0, "mm/s", "Belt speed v (steady state with CONV = TRUE) {range}."),
+    ParamRange("tau_s", 0.1, 0.3, "s", "Belt time constant tau_b {range}."),
+    ParamRange("length_mm", 150.0, 400.0, "mm", "Box length l {range}; several boxes per condition, "
+               "placed at any time (each only once [0, l + 50] mm is free)."),
+    ParamRange("t_rm_s", 1.0, 3.0, "s", "Removal t_rm = {range} after CONV turns off."),
+    ParamRange("event_t_s", 0.0, 55.0, "s", "Boxes, STOP presses (0.3 s) and AUTO_SW off/on periods "
+               "at any time of the run ({range}, within the condition's time limit).", on="time"),
+    ParamRange("auto_off_s", 0.1, 10.0, "s", "AUTO_SW stays off {range} before it is switched on "
+               "again.", on="duration", kinds=("switch_off",)),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition."""
+RANGES = {r.name: (r.lo, r.hi) for r in PUBLISHED_RANGES if r.on == "param"}
+"""Condition parameter -> (lo, hi)."""
 
 
 def _boxes(*times: float) -> tuple[Event, ...]:
@@ -81,15 +88,8 @@ TASK = TaskSpec(
                    "again: only an AUTO_SW FALSE -> TRUE change in the input image after the "
                    "press releases the latch (a change while STOP is still pressed does not)."),
     ),
-    published=(
-        "Belt speed v (steady state with CONV = TRUE) 200-400 mm/s; belt time constant tau_b "
-        "0.1-0.3 s.",
-        "Box length l 150-400 mm; several boxes per condition, placed at any time (each only "
-        "once [0, l + 50] mm is free).",
-        "Removal t_rm = 1-3 s after CONV turns off.",
-        "STOP presses (0.3 s) and AUTO_SW off/on periods at any time.",
-        "Time limit T 45-55 s per condition.",
-    ),
+    published=("Time limit T 45-55 s per condition.",),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         Condition("C1", {"v_mm_s": 300.0, "tau_s": 0.1, "length_mm": 300.0, "t_rm_s": 2.0},
                   _boxes(1.0, 15.0, 30.0), time_limit_s=50.0),
@@ -120,6 +120,10 @@ TASK = TaskSpec(
         "no box on the belt in the plant state.",
         "The completion rules (empty belt, lamp, AUTO) fail the condition at the first breach, "
         "and a dropped box ends the run (all boxes can no longer be removed).",
+        "Published ranges are data (PUBLISHED_RANGES). 'At any time' is the run (0-55 s, each "
+        "event inside its condition's time limit); an AUTO_SW off period got a number "
+        "containing every catalog value (1 s, 2 s): 0.1-10 s.",
     ),
     judge={"empty_run_s": EMPTY_RUN_S},
+    deadlines=("empty_run_s",),
 )

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 PITCH_800 = (800.0,) * 9
+
+PUBLISHED_RANGES = (
+    ParamRange("v_mm_s", 200.0, 350.0, "mm/s", "Belt speed v {range} (time constant 0.1 s)."),
+    ParamRange("t_ext_s", 0.2, 0.6, "s", "Pusher stroke time t_ext {range}."),
+    ParamRange("t_ret_s", 0.2, 0.6, "s", "Pusher stroke time t_ret {range}."),
+    ParamRange("auto_off_t_s", 0.0, 80.0, "s", "AUTO_SW may go off, and back on, at any time of the "
+               "run ({range}, within the condition's time limit).", on="time", kinds=("auto_off",)),
+    ParamRange("auto_off_s", 0.5, 10.0, "s", "AUTO_SW stays off {range} before it goes back on.",
+               on="duration", kinds=("auto_off",)),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition.
+The pitch (a tuple, bounded below only) and the part count stay prose; the tests check them."""
 
 TASK = TaskSpec(
     id="MAT-E03",
@@ -77,12 +89,10 @@ TASK = TaskSpec(
                    "starts to overlap it (the part is damaged)."),
     ),
     published=(
-        "Belt speed v 200-350 mm/s (time constant 0.1 s).",
-        "Pusher stroke times t_ext and t_ret 0.2-0.6 s each.",
         "Pitch (the distance a part travels before the next one is placed) >= 800 mm; 10-12 "
         "parts per run, metal and plastic in any order.",
-        "AUTO_SW may go off, and back on, at any time.",
     ),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         Condition("C1", {"v_mm_s": 250.0, "t_ext_s": 0.3, "t_ret_s": 0.3,
                          "parts": "MPMPMPMPMP", "pitch_mm": PITCH_800},
@@ -114,5 +124,8 @@ TASK = TaskSpec(
         "cannot occur and is not judged; the belt end is a receiver, so S-DROP cannot occur.",
         "Published: the part count (10-12) is stated; the catalog's pitch range (>= 800 mm) and "
         "the other ranges are unchanged.",
+        "Published ranges are data (PUBLISHED_RANGES). 'AUTO_SW may go off, and back on, at any "
+        "time' is the run (0-80 s, inside the condition's time limit), and the off period got "
+        "a number containing the catalog's value (C4: 3 s): 0.5-10 s.",
     ),
 )

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
+
+PUBLISHED_RANGES = (
+    ParamRange("v_mm_s", 250.0, 400.0, "mm/s", "Belt speed {range}."),
+    ParamRange("t_ext_s", 0.2, 0.3, "s", "Pusher stroke time, extend, {range}."),
+    ParamRange("t_ret_s", 0.2, 0.3, "s", "Pusher stroke time, retract, {range}."),
+    ParamRange("stick_s", 0.0, 1.2, "s", "A pusher may stick at half stroke for up to {hi} s while "
+               "pushing an item (only at belt speeds <= 250 mm/s with pitches >= 400 mm)."),
+    ParamRange("stick_pusher", 1.0, 2.0, "", "The sticking pusher may be P{lo} or P{hi}."),
+    ParamRange("stick_item", 1.0, 20.0, "", "The item it sticks on may be any item of the run "
+               "(number {range})."),
+    ParamRange("ch1_start", 0.0, 5.0, "", "A chute may be full at the start: chute 1 then holds "
+               "{hi} items (else {lo})."),
+    ParamRange("ch2_start", 0.0, 5.0, "", "Likewise chute 2 holds {lo} or {hi} items at the start."),
+    ParamRange("event_t_s", 0.0, 80.0, "s", "Chutes are emptied at any time of the run, and AUTO_SW "
+               "may go off at any time ({range}, within the condition's time limit).", on="time"),
+    ParamRange("auto_off_s", 0.5, 5.0, "s", "AUTO_SW goes off for {range}.", on="duration",
+               kinds=("off",)),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition.
+Pitches and the colour list (tuples, strings) stay prose; the tests check them. A chute starts
+empty or full (the text), the data says 0-5 only because a range has no 'or'."""
 
 
 def _condition(name: str, v: float, stroke: float, items: str, pitch: list[int], t_limit: float,
@@ -95,16 +116,11 @@ TASK = TaskSpec(
                    "(the 6th item into a chute)."),
     ),
     published=(
-        "Belt speed 250-400 mm/s.",
-        "Pusher stroke times 0.2-0.3 s (extend and retract).",
         "Item pitch (distance the previous item has travelled when the next is placed) "
         ">= 300 mm, >= 400 mm when the stroke times exceed 0.2 s; 12-20 items per condition; "
         "any order of colours.",
-        "A pusher may stick at half stroke for up to 1.2 s while pushing an item (only at belt "
-        "speeds <= 250 mm/s with pitches >= 400 mm).",
-        "A chute may be full at the start; chutes are emptied at any time.",
-        "AUTO_SW may go off for a while.",
     ),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         _condition("C1", 250, 0.3, "RBGRRBWRBRGB",
                    [400, 650, 800, 400, 500, 700, 450, 600, 400, 800, 550], 50.0),
@@ -143,5 +159,9 @@ TASK = TaskSpec(
         "review simulation whose finishing times set the limits.",
         "LAMP_CHUTE_FULL is not judged (the catalog's completion does not name it); the I/O "
         "map says so.",
+        "Published ranges are data (PUBLISHED_RANGES). Prose made precise, containing every "
+        "catalog value: 'a pusher' sticks is P1 or P2 on any item; 'at any time' is the run "
+        "(0-80 s, inside the condition's time limit); 'AUTO_SW may go off for a while' is "
+        "0.5-5 s (catalog: 2 s).",
     ),
 )

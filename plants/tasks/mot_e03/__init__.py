@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 DELTA_DEADLINE_S = 0.5
 """K_DELTA must be TRUE this long after SPEED_90 first reads TRUE in a run-up."""
@@ -10,6 +10,14 @@ STALL_WINDOW_S = (7.95, 8.5)
 """The stall trip (all contactors off, LAMP_FAULT on) must come inside this window after START."""
 RESET_DEADLINE_S = 0.5
 """LAMP_FAULT must be off this long after the RESET press begins."""
+
+PUBLISHED_RANGES = (
+    ParamRange("tau_s", 0.51, 2.04, "s", "Run-up in star from standstill to SPEED_90 takes 1.5-6 s "
+               "(τ_s {range}); a fan restarted while still coasting reaches SPEED_90 sooner."),
+    ParamRange("event_t_s", 0.5, 18.0, "s", "Scripted events (START, STOP, RESET presses of 0.3 s) "
+               "at {range}; a STOP may come during star, the gap or delta.", on="time"),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition."""
 
 TASK = TaskSpec(
     id="MOT-E03",
@@ -80,13 +88,10 @@ TASK = TaskSpec(
                    "restarted by a new START edge."),
     ),
     published=(
-        "Run-up in star from standstill to SPEED_90 takes 1.5-6 s (τ_s 0.51-2.04 s); a fan "
-        "restarted while still coasting reaches SPEED_90 sooner.",
         "The load may jam: then SPEED_90 is never reached in star (the speed settles at 70 %).",
         "Gap between K_STAR off and K_DELTA on: 60-200 ms (S-STARDELTA judges < 50 ms).",
-        "Scripted events (START, STOP, RESET presses of 0.3 s) at 0.5-18 s; a STOP may come "
-        "during star, the gap or delta.",
     ),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         Condition("C1", {"tau_s": 0.6, "jam": False}, (
             Event(1.0, "press", "START"), Event(12.0, "press", "STOP"),
@@ -121,4 +126,6 @@ TASK = TaskSpec(
         "stall_window_s": STALL_WINDOW_S,
         "reset_deadline_s": RESET_DEADLINE_S,
     },
+    deadlines=("delta_deadline_s", "reset_deadline_s"),
+    search="plants.tasks.mot_e03.search",
 )

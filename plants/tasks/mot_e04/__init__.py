@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 REQUEST_WINDOW_S = 20.0
 """Every accepted request must be completed within this time (completion rule)."""
 
-RANGES = {
-    "v_fast_mm_s": (250.0, 400.0),
-    "v_creep_mm_s": (20.0, 30.0),
-    "tau_s": (0.05, 0.2),
-    "event_t_s": (1.0, 45.0),
-}
-"""Published ranges (the text below is rendered from them; tests check every condition)."""
-
-
-def _r(name: str) -> str:
-    lo, hi = RANGES[name]
-    return f"{lo:g}-{hi:g}"
+PUBLISHED_RANGES = (
+    ParamRange("v_fast_mm_s", 250.0, 400.0, "mm/s", "Fast speed v_fast {range}."),
+    ParamRange("v_creep_mm_s", 20.0, 30.0, "mm/s", "Creep speed v_creep {range}."),
+    ParamRange("tau_s", 0.05, 0.2, "s", "Time constant tau {range} (run-up and coast-down)."),
+    ParamRange("start", 1.0, 3.0, "", "The carriage starts at rest at station {lo}, 2 or {hi}."),
+    ParamRange("event_t_s", 1.0, 45.0, "s", "Scripted presses (0.3 s) of GOTO_1..3 and STOP at "
+               "{range}, never two buttons together. A request comes either during motion (and is "
+               "to be ignored) or while the carriage rests: since power-up, or at least 2 s after "
+               "it came to rest. It may name the station the carriage stands at. A STOP may come "
+               "during a move.", on="time"),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition."""
+RANGES = {r.name: (r.lo, r.hi) for r in PUBLISHED_RANGES}
+"""name -> (lo, hi), for checks written against the earlier dict."""
 
 
 TASK = TaskSpec(
@@ -97,16 +99,8 @@ TASK = TaskSpec(
         SafetyRule("S-STOPPB", "FWD or REV is TRUE in a scan whose input image has "
                    "STOP_NC = FALSE."),
     ),
-    published=(
-        f"Fast speed v_fast {_r('v_fast_mm_s')} mm/s; creep speed v_creep {_r('v_creep_mm_s')} "
-        f"mm/s; time constant tau {_r('tau_s')} s (run-up and coast-down).",
-        "Flag windows as above: SLOW_k |x - x_k| <= 100 mm, AT_k |x - x_k| <= 8 mm.",
-        "The carriage starts at rest at station 1, 2 or 3.",
-        f"Scripted presses (0.3 s) of GOTO_1..3 and STOP at {_r('event_t_s')} s, never two "
-        "buttons together. A request comes either during motion (and is to be ignored) or while "
-        "the carriage rests: since power-up, or at least 2 s after it came to rest. It may "
-        "name the station the carriage stands at. A STOP may come during a move.",
-    ),
+    published=("Flag windows as above: SLOW_k |x - x_k| <= 100 mm, AT_k |x - x_k| <= 8 mm.",),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         Condition("C1", {"start": 1, "v_fast_mm_s": 300.0, "v_creep_mm_s": 20.0, "tau_s": 0.05}, (
             Event(1.0, "press", "GOTO_3"), Event(22.0, "press", "GOTO_1"),
@@ -142,4 +136,5 @@ TASK = TaskSpec(
         "after >= 2 s of rest); T is 50-65 s.",
     ),
     judge={"request_window_s": REQUEST_WINDOW_S},
+    deadlines=("request_window_s",),
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from plants.tasks.axis_io import axis_block
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 TIME_LIMIT_S = 42.0
 """Catalog: 25 s after the first START; raised and made absolute (see `changes`)."""
@@ -14,6 +14,21 @@ HOLD_S = 0.45
 less the 2-tick sampling tolerance, A5)."""
 WINDOW_MM = 0.05
 V_LIMIT_MM_S = 450.0
+
+PUBLISHED_RANGES = (
+    ParamRange("powerup_s", 0.1, 1.0, "s", "Drive power-up delay {range}."),
+    ParamRange("x0_mm", 5.0, 780.0, "mm", "True start position {range} (it may be on the reference cam)."),
+    ParamRange("offset_mm", -300.0, 300.0, "mm", "Unhomed ACT_POS offset {lo}..+{hi} mm."),
+    ParamRange("p1_mm", 0.0, 800.0, "mm", "Recipe position P1 {range}, within the soft limits "
+               "(P1, P2, P3 may lie close together or at HOME_POS)."),
+    ParamRange("p2_mm", 0.0, 800.0, "mm", "Recipe position P2 {range}."),
+    ParamRange("p3_mm", 0.0, 800.0, "mm", "Recipe position P3 {range}."),
+    ParamRange("v_mm_s", 100.0, 400.0, "mm/s", "Recipe speed V_MM_S {range}."),
+    ParamRange("start_t_s", 0.5, 5.0, "s", f"START presses (0.3 s) come at {{range}}: the first at "
+               f"{FIRST_START_S[0]:g}-{FIRST_START_S[1]:g} s, a further press may follow.",
+               on="time", kinds=("press",)),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition."""
 
 
 def make_condition(name: str, *, x0: float, offset: float, powerup: float,
@@ -100,16 +115,8 @@ TASK = TaskSpec(
                    "(judged on the tick-average speed, change of the true position per 10 ms "
                    "cycle)."),
     ),
-    published=(
-        "Drive power-up delay 0.1-1.0 s.",
-        "True start position 5-780 mm (it may be on the reference cam).",
-        "Unhomed ACT_POS offset -300..+300 mm.",
-        "Recipe positions P1, P2, P3 within the soft limits 0..800 mm (they may lie close "
-        "together or at HOME_POS).",
-        "Recipe speed V_MM_S 100-400 mm/s.",
-        "The first START press (0.3 s) comes at 0.5-1.0 s; a further press may follow "
-        "within the first 5 s.",
-    ),
+    published=(),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         make_condition("C1", x0=400.0, offset=123.45, powerup=0.1, p=(100, 650, 300), v=400,
                    starts=(0.5,)),
@@ -138,4 +145,5 @@ TASK = TaskSpec(
         "above.",
     ),
     judge={"hold_s": HOLD_S, "window_mm": WINDOW_MM, "v_limit_mm_s": V_LIMIT_MM_S},
+    search="plants.tasks.mot_e06.search",
 )

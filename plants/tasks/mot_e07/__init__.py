@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from plants.tasks.axis_io import axis_block
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 TIME_LIMIT_S = 40.0
 JOG_SLOW_MM_S = 20.0
@@ -24,6 +24,21 @@ UNHOMED_V_LIMIT_MM_S = 25.0
 MOTION_MM_S = 1.0
 
 PANEL_BUTTONS = ("JOG_P", "JOG_N", "HOME_PB", "RESET_PB")
+
+PUBLISHED_RANGES = (
+    ParamRange("x0_mm", 0.0, 1000.0, "mm", "True start position {range}."),
+    ParamRange("offset_mm", -300.0, 300.0, "mm", "Unhomed ACT_POS offset {lo}..+{hi} mm."),
+    ParamRange("event_t_s", 0.3, 34.0, "s", "Scripted events at {range}: ENABLE_SW is switched on "
+               "at 0.3-2 s; the last scripted event comes no later than {hi} s.", on="time"),
+    ParamRange("enable_s", 1.0, TIME_LIMIT_S, "s", "Once on, ENABLE_SW stays on {range} (at most "
+               "to the end of the run): it may be switched off and on again later, also while a jog "
+               "button is held (not within the first 0.5 s of a jog press).", on="duration",
+               kinds=("on",), default=TIME_LIMIT_S),
+    ParamRange("jog_s", 0.2, 20.0, "s", "Jog presses last {range}; both jog buttons may be held "
+               "together. No jog press starts during a homing run, and HOME_PB is not pressed while "
+               "a jog button is held.", on="duration", kinds=("hold",)),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition."""
 
 
 def hold(t: float, button: str, until: float) -> Event:
@@ -133,16 +148,11 @@ TASK = TaskSpec(
                    "while unhomed is allowed (the drive stops it with ERROR_ID 4)."),
     ),
     published=(
-        "True start position 0-1000 mm; unhomed ACT_POS offset -300..+300 mm.",
-        "ENABLE_SW is switched on at 0.3-2 s; it may be switched off and on again later, "
-        "also while a jog button is held (not within the first 0.5 s of a jog press).",
-        "Jog presses last 0.2-20 s; both jog buttons may be held together. No jog press "
-        "starts during a homing run, and HOME_PB is not pressed while a jog button is held.",
         "Homing may be started from any position (on the cam, beyond it, or below it).",
         "A jog may run the unhomed axis into a hardware limit switch; RESET_PB and further "
         "jog presses (also toward the actuated limit) follow.",
-        "The last scripted event comes no later than 34 s.",
     ),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         Condition(
             "C1", {"x0_mm": 500.0, "offset_mm": 37.0},
@@ -184,6 +194,10 @@ TASK = TaskSpec(
         "Unstated values fixed: power-up 0.1 s (D07 default), C2 offset 0 mm; ENABLE_SW is "
         "OFF until the scripted switch-on (the catalog scripts 'ENABLE 0.5'). The published "
         "ranges state the event timing the scripts use.",
+        "Published ranges are data (PUBLISHED_RANGES). 'ENABLE_SW may be switched off and on "
+        "again later' got a number containing the catalog's value (C3: 20 s): once on, "
+        "ENABLE_SW stays on 1-40 s (an ENABLE_SW left on counts as on to the end of the run).",
     ),
     judge={"reach_s": REACH_S, "standstill_s": STANDSTILL_S},
+    deadlines=("reach_s", "standstill_s"),
 )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 INDEX_WINDOW_S = 7.0
 """Every accepted press must end with the table locked at its target station this soon."""
@@ -11,19 +11,31 @@ INDEX_WINDOW_S = 7.0
 SETTLE_S = 3.0
 """A6: success is judged 3 s after the last index, so a second (double) index is caught."""
 
-RANGES = {
-    "w_fast_deg_s": (45.0, 90.0),
-    "t_pin_s": (0.2, 1.2),
-    "pin_out_delay_s": (0.0, 1.0),
-    "start_past_station_deg": (5.0, 55.0),
-    "event_t_s": (1.0, 25.0),
-}
-"""Published ranges (the text below is rendered from them; tests check every condition)."""
+START_PAST_STATION_DEG = (5.0, 55.0)
+"""An unlocked start rests this far past a station."""
 
-
-def _r(name: str) -> str:
-    lo, hi = RANGES[name]
-    return f"{lo:g}-{hi:g}"
+PUBLISHED_RANGES = (
+    ParamRange("w_fast_deg_s", 45.0, 90.0, "°/s", "Fast speed omega_fast {range}; creep 10 °/s, "
+               "time constant 0.1 s and brake 300 °/s² are fixed."),
+    ParamRange("t_pin_s", 0.2, 1.2, "s", "Pin stroke time t_pin {range} (insertion and retraction "
+               "alike)."),
+    ParamRange("pin_out_delay_s", 0.0, 1.0, "s", "On one index PIN_OUT may report the retracted pin "
+               "up to {hi} s late."),
+    ParamRange("late_on_retraction", 0.0, 6.0, "", "That index is one of the first {hi} of the run "
+               "(0: PIN_OUT is never late)."),
+    ParamRange("start_deg", 0.0, 355.0, "", "The table starts either locked at a station (pin in) "
+               "or unlocked with the pin retracted, at rest "
+               f"{START_PAST_STATION_DEG[0]:g}-{START_PAST_STATION_DEG[1]:g}° past a station (start "
+               "angle {range}° from station 1)."),
+    ParamRange("event_t_s", 1.0, 25.0, "s", "Scripted INDEX_PB presses (0.3 s) at {range}. A press "
+               "comes while the table rests (locked, or since power-up or a STOP) or during an index "
+               "(to be ignored). A STOP press (0.3 s) may come while the table turns at fast speed, "
+               "early enough that the table comes to rest more than 15° before the next station.",
+               on="time"),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition."""
+RANGES = {r.name: (r.lo, r.hi) for r in PUBLISHED_RANGES} | {"start_past_station_deg": START_PAST_STATION_DEG}
+"""name -> (lo, hi), for checks written against the earlier dict."""
 
 
 def _params(w_fast: float, t_pin: float, *, start_deg: float = 0.0, locked: bool = True,
@@ -110,19 +122,8 @@ TASK = TaskSpec(
                    "image has PIN_OUT = FALSE."),
         SafetyRule("S-STOPPB", "MOTOR is TRUE in a scan whose input image has STOP_NC = FALSE."),
     ),
-    published=(
-        f"Fast speed omega_fast {_r('w_fast_deg_s')} °/s; creep 10 °/s, time constant 0.1 s and "
-        "brake 300 °/s² are fixed.",
-        f"Pin stroke time t_pin {_r('t_pin_s')} s (insertion and retraction alike). On one "
-        f"index PIN_OUT may report the retracted pin up to {RANGES['pin_out_delay_s'][1]:g} s "
-        "late.",
-        "The table starts either locked at a station (pin in) or unlocked with the pin "
-        f"retracted, at rest {_r('start_past_station_deg')}° past a station.",
-        f"Scripted INDEX_PB presses (0.3 s) at {_r('event_t_s')} s. A press comes while the "
-        "table rests (locked, or since power-up or a STOP) or during an index (to be ignored). "
-        "A STOP press (0.3 s) may come while the table turns at fast speed, early enough that "
-        "the table comes to rest more than 15° before the next station.",
-    ),
+    published=(),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         Condition("C1", _params(60.0, 0.2), _presses(1.0, 8.0, 15.0, 22.0)),
         Condition("C2", _params(90.0, 0.5), _presses(1.0, 2.0, 9.0, 16.0, 23.0),
@@ -157,6 +158,11 @@ TASK = TaskSpec(
         "an unlocked start 5-55° past a station.",
         "The single-acting pin's spring retracts it while PIN is FALSE (A12), also at a locked "
         "start: the specification tells the program to hold PIN from its first scan.",
+        "Published ranges are data (PUBLISHED_RANGES). Two statements are added so that every "
+        "numeric parameter is ranged, neither narrowing the earlier text: the late PIN_OUT "
+        "comes on one of the first 6 indexes (catalog: the 2nd), and the start angle from "
+        "station 1 is 0-355° (any station; catalog: 0° and 25°).",
     ),
     judge={"index_window_s": INDEX_WINDOW_S, "settle_s": SETTLE_S},
+    deadlines=("index_window_s",),
 )

@@ -2,27 +2,31 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 REQUEST_WINDOW_S = 1.0
 """An accepted request or an obstruction must energise its contactor within this time."""
 AUTO_CLOSE_LATE_S = 0.5
 """An auto-close must start at most this long after it became due (10.5 s / 2.5 s bounds)."""
 
-RANGES = {
-    "v_mm_s": (150.0, 250.0),
-    "pickup_ms": (20.0, 60.0),
-    "obstacle_mm": (200.0, 800.0),
-    "event_t_s": (1.0, 50.0),
-    "beam_s": (0.2, 8.0),
-    "obstacle_s": (5.0, 30.0),
-}
-"""Published ranges (the text below is rendered from them; tests check every condition)."""
-
-
-def _r(name: str) -> str:
-    lo, hi = RANGES[name]
-    return f"{lo:g}-{hi:g}"
+PUBLISHED_RANGES = (
+    ParamRange("v_mm_s", 150.0, 250.0, "mm/s", "Door speed v {range}; time constant 0.05 s (run-up "
+               "and coast-down)."),
+    ParamRange("pickup_ms", 20.0, 60.0, "ms", "Contactor pick-up {range}, drop-out 20 ms."),
+    ParamRange("event_t_s", 1.0, 50.0, "s", "Scripted events at {range}: button presses (0.3 s), "
+               "photo-eye interruptions and obstacles, at any time: while the door opens, closes, "
+               "stands open or is stopped.", on="time"),
+    ParamRange("beam_s", 0.2, 8.0, "s", "Photo-eye interruptions last {range}.", on="duration",
+               kinds=("beam",)),
+    ParamRange("obstacle_mm", 200.0, 800.0, "mm", "Obstacle heights {range}; safety-edge pre-travel "
+               "30 mm."),
+    ParamRange("obstacle_s", 5.0, 30.0, "s", "Obstacles stand {range}.", on="duration",
+               kinds=("obstacle",)),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition
+(the obstacle height is an event argument, which the tests check)."""
+RANGES = {r.name: (r.lo, r.hi) for r in PUBLISHED_RANGES}
+"""name -> (lo, hi), for checks written against the earlier dict."""
 
 
 TASK = TaskSpec(
@@ -114,15 +118,8 @@ TASK = TaskSpec(
         SafetyRule("S-STOPPB", "K_UP or K_DOWN is TRUE in a scan whose input image has "
                    "STOP_NC = FALSE."),
     ),
-    published=(
-        f"Door speed v {_r('v_mm_s')} mm/s; time constant 0.05 s (run-up and coast-down).",
-        f"Contactor pick-up {_r('pickup_ms')} ms, drop-out 20 ms.",
-        f"Scripted events at {_r('event_t_s')} s: button presses (0.3 s), photo-eye "
-        f"interruptions of {_r('beam_s')} s and obstacles, at any time: while the door "
-        "opens, closes, stands open or is stopped.",
-        f"Obstacle heights {_r('obstacle_mm')} mm, standing {_r('obstacle_s')} s; safety-edge "
-        "pre-travel 30 mm.",
-    ),
+    published=(),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         Condition("C1", {"v_mm_s": 200.0, "pickup_ms": 30.0}, (
             Event(1.0, "press", "OPEN"),
@@ -166,4 +163,5 @@ TASK = TaskSpec(
         "T is 45-100 s as in the catalog.",
     ),
     judge={"request_window_s": REQUEST_WINDOW_S, "auto_close_late_s": AUTO_CLOSE_LATE_S},
+    deadlines=("request_window_s", "auto_close_late_s"),
 )

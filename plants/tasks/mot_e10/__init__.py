@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from plants.tasks.axis_io import axis_block
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 START_S = 0.5
 """The first START press of every condition (catalog: 'START at 0.5 in every condition')."""
@@ -11,6 +11,26 @@ SETTLE_S = 3.0
 """A6: 'exactly BATCH punches' is judged this long after the last punch of the batch."""
 DISTANCE_TOL_MM = 0.05
 TEAR_SPEED_MM_S = 0.5
+LAST_EVENT_S = 25.0
+"""Scripted presses come no later than this (the longest time limit)."""
+
+PUBLISHED_RANGES = (
+    ParamRange("feed_len", 1000.0, 30000.0, "", "FEED_LEN {range} (10-300 mm)."),
+    ParamRange("batch", 3.0, 10.0, "", "BATCH {range}."),
+    ParamRange("stroke_s", 0.5, 1.5, "s", "Press stroke time (PRESS_TOP FALSE) {range}; it may "
+               "differ from stroke to stroke."),
+    ParamRange("press_delay_s", 0.1, 0.3, "s", "Press start delay (FEED_DONE edge to stroke start) "
+               "{range}."),
+    ParamRange("event_t_s", START_S, LAST_EVENT_S, "s", "The first START press comes at {lo} s. STOP "
+               "presses may come at any time after it (up to {hi} s), each followed by a START press "
+               "later.", on="time"),
+    ParamRange("press_s", 0.3, 0.3, "s", "Every press lasts {lo} s.", on="duration", kinds=("press",),
+               default=0.3),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition.
+`stroke_s` bounds each entry of the condition's `strokes_s` tuple, which the tests check."""
+RANGES = {r.name: (r.lo, r.hi) for r in PUBLISHED_RANGES}
+"""name -> (lo, hi)."""
 
 
 def make_condition(name: str, *, feed_len: int, batch: int, strokes: tuple[float, ...],
@@ -107,14 +127,8 @@ TASK = TaskSpec(
                    "FALSE in one input image and TRUE in the next). This task has no stop "
                    "time: a feed already running when STOP is pressed may finish."),
     ),
-    published=(
-        "FEED_LEN 1000-30000 (10-300 mm).",
-        "BATCH 3-10.",
-        "Press stroke time (PRESS_TOP FALSE) 0.5-1.5 s; it may differ from stroke to stroke.",
-        "Press start delay (FEED_DONE edge to stroke start) 0.1-0.3 s.",
-        f"The first START press comes at {START_S:g} s. STOP presses may come at any time "
-        "after it, each followed by a START press later.",
-    ),
+    published=(),
+    ranges=PUBLISHED_RANGES,
     conditions=(
         make_condition("C1", feed_len=12000, batch=5, strokes=(0.6,), delay=0.1,
                        time_limit=20.0),
@@ -138,6 +152,9 @@ TASK = TaskSpec(
         "the condition's batch. The slowest corner of the published ranges (300 mm x 10 "
         "punches, 1.5 s strokes, 0.3 s delay) needs about 26 s with the settle delay; a "
         "condition there would get its own longer limit.",
+        "Published ranges are data (PUBLISHED_RANGES). 'STOP presses may come at any time "
+        "after' the first START got an end containing every catalog value: up to 25 s, the "
+        "longest time limit.",
     ),
     judge={"settle_s": SETTLE_S, "tolerance_mm": DISTANCE_TOL_MM,
            "tear_speed_mm_s": TEAR_SPEED_MM_S},

@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
-from plants.tasks.spec import Condition, Event, SafetyRule, Signal, TaskSpec
+from plants.tasks.spec import Condition, Event, ParamRange, SafetyRule, Signal, TaskSpec
 
 TARGETS = (300.0, 100.0, 550.0, 20.0)
 """The target list shared by C1-C4 and C6 (mm, true coordinates)."""
 
 START = (Event(0.5, "press", "START"),)
+
+PUBLISHED_RANGES = (
+    ParamRange("tau_v_ms", 20.0, 80.0, "ms", "Amplifier velocity lag tau_v {range}."),
+    ParamRange("dead_band_pct", 0.0, 2.0, "%", "Amplifier dead band {range} of full scale (0-8 mm/s)."),
+    ParamRange("gain_error_pct", -10.0, 10.0, "%", "Amplifier gain error {lo} % to +{hi} %."),
+    ParamRange("disturbance_period_s", 0.0, 20.0, "s", "Disturbance velocity up to 10 mm/s in "
+               "magnitude, changing by at most 10 mm/s in one step: constant, single steps, or "
+               "alternating steps (e.g. +5/-5 mm/s every 4 s) whose pattern repeats with a period of "
+               "{range} (0: no repeat), possibly present from the start."),
+    ParamRange("enc_offset_counts", -200000.0, 200000.0, "", "ENC power-up offset: any DINT value "
+               "with |offset| <= {hi} counts."),
+    ParamRange("x0_mm", 5.0, 600.0, "mm", "Start position x in [{lo}, {hi}] mm (true), at rest, "
+               "possibly on the REF cam."),
+    ParamRange("start_t_s", 0.5, 0.5, "s", "The START press (0.3 s) comes at t = {lo} s.", on="time",
+               kinds=("press",)),
+)
+"""Published ranges as data: the text is rendered from them and audit checks every condition.
+Disturbance steps and targets are lists (prose, checked by the tests)."""
 
 
 def _condition(name: str, x0: float, enc_offset: int, tau_ms: float, db_pct: float, gain_pct: float,
@@ -113,16 +131,8 @@ TASK = TaskSpec(
         SafetyRule("S-VMAX", "Overspeed: the axis speed |v| exceeds 380 mm/s, judged as the "
                    "tick-average speed |x(k+1) - x(k)| / 10 ms of the true position."),
     ),
-    published=(
-        "Amplifier velocity lag tau_v 20-80 ms; dead band 0-2 % of full scale (0-8 mm/s); gain "
-        "error -10 % to +10 %.",
-        "Disturbance velocity up to 10 mm/s in magnitude, changing by at most 10 mm/s in one step: "
-        "constant, single steps, or alternating steps (e.g. +5/-5 mm/s every 4 s), possibly "
-        "present from the start.",
-        "ENC power-up offset: any DINT value with |offset| <= 200000 counts.",
-        "Start position x in [5, 600] mm (true), at rest, possibly on the REF cam.",
-        "Targets 5-595 mm; moves of 5-590 mm; 4-5 targets per condition.",
-    ),
+    published=("Targets 5-595 mm; moves of 5-590 mm; 4-5 targets per condition.",),
+    ranges=PUBLISHED_RANGES,
     conditions=CONDITIONS,
     plant="plants.tasks.mot_h05.plant",
     reference="reference.st",
@@ -148,6 +158,11 @@ TASK = TaskSpec(
         "catalog's 'up to 10 mm/s' left a +10 -> -10 mm/s step of 20 mm/s open.",
         "The ENC offset range (|offset| <= 200000 counts) and the number of targets per condition "
         "are published, so that a solver knows the DINT range is ample and how long a run is.",
+        "Published ranges are data (PUBLISHED_RANGES). The alternating disturbance's repeat "
+        "period got a number containing the catalog's (C4: 8 s): 0-20 s, 0 for no repeat; the "
+        "START time of the operator line is also a range (0.5 s). Targets and disturbance "
+        "steps are lists and stay prose.",
     ),
     judge={"window_mm": 0.08, "overshoot_mm": 0.2, "settle_after_1mm_s": 0.8, "deadline_base_s": 1.5},
+    deadlines=("settle_after_1mm_s", "deadline_base_s"),
 )
