@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from verifier import passk
 from verifier import report as render
-from verifier.console import EXIT_OK, EXIT_USAGE
+from verifier.console import EXIT_OK, EXIT_USAGE, err, out
 from verifier.sources import load_trials
 
 
@@ -64,7 +63,6 @@ def report(
     seed: Annotated[int, typer.Option(help="seed of the bootstrap")] = 0,
 ) -> None:
     """Pass@1, pass@k, Hard pass@3 and breakdowns by suite and level, per model."""
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
     ks = _parse_ks(k)
     if plot is not None:
         try:  # fail before any output, not after the report was printed
@@ -85,7 +83,6 @@ def report(
         )
         raise typer.Exit(EXIT_USAGE)
     result = passk.aggregate(loaded.trials, ks, exclude_errors, n_boot=bootstrap, seed=seed)
-    out = Console(highlight=False)
 
     if compare is not None:
         a, b = compare

@@ -9,8 +9,9 @@ from rich.console import Console
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
-err = Console(stderr=True, highlight=False)
-out = Console(highlight=False)
+# soft_wrap: long paths and diagnostics are never broken across lines (tables still fit the width)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
 
 
 def decode_program(data: bytes) -> str:
