@@ -110,10 +110,12 @@ class StdLowering:
             return f"np.float32(abs({x}))" if r == "f" else f"abs({x})"
         if name == "ATAN2":
             y, x = self.conv(args[0], t), self.conv(args[1], t)
-            return f"np.float32(np.arctan2({y}, {x}))" if r == "f" else f"np.arctan2({y}, {x})"
+            if r == "f":  # computed in binary64, rounded once: the correctly rounded REAL
+                return f"np.float32(np.arctan2(np.float64({y}), np.float64({x})))"
+            return f"np.arctan2({y}, {x})"
         x = self.conv(args[0], t)
         fn = UNARY_FLOAT[name]
-        return f"np.float32(np.{fn}({x}))" if r == "f" else f"np.{fn}({x})"
+        return f"np.float32(np.{fn}(np.float64({x})))" if r == "f" else f"np.{fn}({x})"
 
     def selection(self: BodyLowering, name: str, args: list[ast.Expr], t: T.Type, loc: str) -> str:
         if rep_of(t) == "s":

@@ -210,9 +210,19 @@ class Writer:
             arg = self.time_expr(sc, d) if fn.startswith("TIME") else self.int_expr(sc, d)
             return f"{fn}({arg})"
         if choice == 8:
-            fn = self.pick(("ABS", "SQRT", "MIN", "MAX", "LIMIT", "EXPT"))
+            fn = self.pick(("ABS", "SQRT", "MIN", "MAX", "LIMIT", "EXPT", "SIN", "COS", "TAN", "ATAN",
+                            "ASIN", "ACOS", "LN", "LOG", "EXP", "ATAN2"))
+            x = self.real_expr(sc, d)
             if fn == "SQRT":
-                return f"SQRT(ABS({self.real_expr(sc, d)}))"
+                return f"SQRT(ABS({x}))"
+            if fn in ("SIN", "COS", "TAN", "ATAN"):
+                return f"{fn}({x})"
+            if fn in ("ASIN", "ACOS", "EXP"):  # arguments kept inside (-1, 1)
+                return f"{fn}({x} / (ABS({x}) + 1.0))"
+            if fn in ("LN", "LOG"):
+                return f"{fn}(ABS({x}) + 1.0)"
+            if fn == "ATAN2":
+                return f"ATAN2({x}, {self.real_expr(sc, d)})"
             if fn == "EXPT":
                 return f"EXPT({self.real_expr(sc, d)}, {self.pick(('2', '3', '0.5', '2.0'))})"
             n = {"ABS": 1, "MIN": 2, "MAX": 2, "LIMIT": 3}[fn]

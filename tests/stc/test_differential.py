@@ -261,6 +261,16 @@ END_VAR
 rd1 := a + x; rd2 := b - a; rt1 := c + y; rdd := db - da; rlt := l + z;
 END_PROGRAM
 """,
+    "real_math_correctly_rounded": """
+PROGRAM Main
+VAR r : REAL := 0.7; k : INT; a : ARRAY[1..10] OF REAL; END_VAR
+k := k + 1;
+r := r + 0.37;
+a[1] := LOG(r); a[2] := LN(r); a[3] := SIN(r); a[4] := COS(r); a[5] := TAN(r);
+a[6] := ATAN(r); a[7] := ASIN(r / (r + 1.0)); a[8] := ACOS(r / (r + 1.0)); a[9] := EXP(r);
+a[10] := ATAN2(r, 0.3);
+END_PROGRAM
+""",
     "this_member_write": """
 FUNCTION_BLOCK FB_Acc
 VAR total : DINT; END_VAR
