@@ -25,7 +25,7 @@ from stc.interp.run import Trace, drive
 
 from .progen import GeneratedProgram, programs
 
-EXAMPLES = int(os.environ.get("PLANTLOOP_DIFF_EXAMPLES", "50"))
+EXAMPLES = int(os.environ.get("PLANTLOOP_DIFF_EXAMPLES", "200"))
 SHRINK = os.environ.get("PLANTLOOP_DIFF_SHRINK", "") == "1"
 SCANS = 20
 PHASES = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if SHRINK else [])
