@@ -477,3 +477,37 @@ def boxes_intersect(ax0, ax1, ay0, ay1, az0, az1, bx0, bx1, by0, by1, bz0, bz1):
 def s_collapse(drop_height):
     """S-COLLAPSE: a palletiser layer dropped from more than 20 mm."""
     return drop_height > 20.0
+
+
+# ---------------------------------------------------------------- transfer units, pallet station
+
+
+@njit(cache=True)
+def s_shear(turntable_state):
+    """S-SHEAR (D23): the turntable turned while an item straddled the table edge."""
+    return turntable_state.n_shear > 0
+
+
+@njit(cache=True)
+def s_drop_counted(device_state):
+    """S-DROP of a device that counts its own drops (turntable discharge with no receiver,
+    dispenser forks opened with the table not up, pallet box released unsupported)."""
+    return device_state.n_drop > 0
+
+
+@njit(cache=True)
+def s_collapse_counted(place_state):
+    """S-COLLAPSE (D27): a box or layer released more than 20 mm above its resting height."""
+    return place_state.n_collapse > 0
+
+
+@njit(cache=True)
+def s_crush_counted(place_state):
+    """S-CRUSH (D27): a box was placed into a box of its own layer or above."""
+    return place_state.n_crush > 0
+
+
+@njit(cache=True)
+def s_lift_zone(items, line, x0, x1, s_prev, s_now):
+    """S-LIFT (D23): a transfer lift rises while an item straddles either zone edge."""
+    return s_lift(items, line, x0, s_prev, s_now) or s_lift(items, line, x1, s_prev, s_now)
