@@ -62,3 +62,26 @@ def axis_block(n: int = 0, prefix: str = "") -> tuple[Signal, ...]:
             address = f"%{area}{size}{base + _STRIDE[size] * n}"
         rows.append(Signal(address, prefix + name, _TYPES[size], meaning, unit))
     return tuple(rows)
+
+
+AXIS_INPUTS = tuple(row[0] for row in _ROWS if row[1][0] == "I")
+"""Table A input rows in table order: the order of the block in a task's input image."""
+AXIS_OUTPUTS = tuple(row[0] for row in _ROWS if row[1][0] == "Q")
+"""Table A output rows in table order: the order of the block in a task's output image."""
+
+
+def axis_indices(image: tuple[Signal, ...], prefix: str = "") -> dict[str, int]:
+    """Image index of every Table A row of one axis, by its unprefixed name.
+
+    ``image`` is a task's input or output image (``TASK.inputs`` / ``TASK.outputs``). The block
+    must stand contiguous and in table order, as ``axis_block`` lays it out: the shared
+    sense/latch helpers (``plants.tasks.axis_glue``) address it by its first index alone.
+    """
+    names = [s.name for s in image]
+    rows = AXIS_INPUTS if image and image[0].address.startswith("%I") else AXIS_OUTPUTS
+    if prefix + rows[0] not in names:
+        raise ValueError(f"no Table A {prefix}{rows[0]} row in this image")
+    first = names.index(prefix + rows[0])
+    if names[first:first + len(rows)] != [prefix + r for r in rows]:
+        raise ValueError(f"the Table A block from {prefix}{rows[0]} is not contiguous in table order")
+    return {r: first + i for i, r in enumerate(rows)}

@@ -6,7 +6,6 @@ handler script."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,36 +13,25 @@ from hypothesis import given, settings
 
 from plants.tasks.mat_e04 import MAG_CAPACITY, TASK, plant
 from plants.tasks.mat_e04.search import expected_finish_s
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
-from verifier.bind import bind
 from verifier.fuzz import fuzz_source, search_space
-from verifier.kernel import run_kernel
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_fails_as,
+    assert_only_condition_1_passes,
+    edited,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+    traces,
+)
+
+REFERENCE = reference_text(TASK, plant)
 RANGES = {r.name: r for r in TASK.ranges}
 MARGIN = 1.15
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def _refills(cond) -> list[tuple[float, int]]:
@@ -54,11 +42,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
     assert TASK.validate() == []
     assert (TASK.suite, TASK.level, len(TASK.conditions)) == ("MAT", "easy", 4)
     assert [s.address for s in TASK.io] == [f"%IX0.{i}" for i in range(7)] + ["%QX0.0", "%QX0.1"]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for secret in ("t_off_list_s", "parts_to_take", "part_at_pick", "(3.0, 5.0"):
         assert secret not in text
     assert "between **40 s** and **60 s**" in text
@@ -111,17 +95,13 @@ def test_reference_keeps_margin_on_the_lamp_grace(cache_dir) -> None:
     assert _verify(REFERENCE, cache_dir, dataclasses.replace(TASK, judge=judge)).reward == 1
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 4
-    assert all("time limit" in c.reason for c in v.conditions)  # C4: only the part already there
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, 4, "time limit")  # C4: only the part already there
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not any(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(replay_run) -> None:
+    v = replay_run
+    assert_only_condition_1_passes(v, all_others=True)
     assert v.conditions[3].violation.code == "S-COLLIDE"  # C4: pushes into the occupied pick
     assert v.conditions[3].violation.time_s == 0.0
 
@@ -145,27 +125,13 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
     edits, c, expected = MUTANTS[name]
-    text = REFERENCE
-    for old, new in edits:
-        assert text.count(old) == 1
-        text = text.replace(old, new)
-    v = _verify(text, cache_dir)
+    v = _verify(edited(REFERENCE, edits), cache_dir)
     assert v.reward == 0
-    res = v.conditions[c]
-    assert not res.passed
-    if expected.startswith("S-"):
-        assert res.violation is not None and res.violation.code == expected
-    else:
-        assert expected in (res.reason or ""), res.reason
+    assert_fails_as(v.conditions[c], expected)
 
 
 def _trace(cache_dir, c: int) -> tuple[np.ndarray, np.ndarray]:
-    from stc.compiler import compile_source
-
-    compiled = compile_source(REFERENCE, "ref.st", cache_dir=cache_dir)
-    run = run_kernel(compiled.program, bind(compiled.program, TASK), TASK, cache_dir=cache_dir,
-                     trace_condition=c)
-    return run.trace_in, run.trace_out
+    return traces(REFERENCE, TASK, cache_dir, (c,))[c]
 
 
 def _rises(x: np.ndarray) -> list[int]:

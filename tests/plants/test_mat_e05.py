@@ -5,42 +5,29 @@ the text states every judged rule, and the plant follows D01/D25."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from plants.tasks.mat_e05 import TASK, plant
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
-from verifier.bind import bind
 from verifier.fuzz import fuzz_source, search_space
-from verifier.kernel import run_kernel
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_fails_as,
+    edited,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+    traces,
+)
+
+REFERENCE = reference_text(TASK, plant)
 RANGES = {r.name: (r.lo, r.hi) for r in TASK.ranges}
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
@@ -52,11 +39,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
         ("%QX0.0", "FILL_V", "BOOL"), ("%QX0.1", "PUMP", "BOOL"), ("%QX0.2", "LAMP_ALARM", "BOOL"),
         ("%QX0.3", "LAMP_DONE", "BOOL"),
     ]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for secret in ("q_in_pct_s", "high_stuck", "25.0"):
         assert secret not in text
 
@@ -97,16 +80,13 @@ def test_reference_keeps_15_percent_margin(cache_dir) -> None:
     assert _verify(REFERENCE, cache_dir, tight).reward == 1
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 3
-    assert all("not completed" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, 3, "not completed")
 
 
-def test_blind_replay_of_condition_1_fails_the_others(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    assert recorded.shape == (9167, 4)  # up to the success tick of C1
-    v = _verify(replay_program(TASK, recorded), cache_dir)
+def test_blind_replay_of_condition_1_fails_the_others(recorded_outputs, replay_run) -> None:
+    assert recorded_outputs.shape == (9167, 4)  # up to the success tick of C1
+    v = replay_run
     c1, c2, c3 = v.conditions
     assert c1.passed
     assert c2.violation.code == "S-HHFILL"  # the 15.6 s fill at 8 %/s runs into HH (and on)
@@ -132,30 +112,14 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
     edits, cond, expected = MUTANTS[name]
-    text = REFERENCE
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    v = _verify(text, cache_dir)
+    v = _verify(edited(REFERENCE, edits), cache_dir)
     assert v.reward == 0
-    failed = {c.name: c for c in v.conditions}[cond]
-    assert not failed.passed
-    if expected.startswith("S-"):
-        assert failed.violation is not None and failed.violation.code == expected
-    else:
-        assert expected in failed.reason
+    assert_fails_as({c.name: c for c in v.conditions}[cond], expected)
 
 
 def test_plant_follows_the_script_and_the_tank_model(cache_dir) -> None:
-    from stc.compiler import compile_source
-
-    compiled = compile_source(REFERENCE, "ref.st", cache_dir=cache_dir)
-    binding = bind(compiled.program, TASK)
-    traces = {}
-    for c in (1, 2):
-        run = run_kernel(compiled.program, binding, TASK, cache_dir=cache_dir, trace_condition=c)
-        traces[c] = (run.trace_in, run.trace_out)
-    i_c2, o_c2 = traces[1]
+    runs = traces(REFERENCE, TASK, cache_dir, (1, 2))
+    i_c2, o_c2 = runs[1]
     stop_nc = i_c2[:, plant.I_STOP_NC]
     assert np.all(stop_nc[2000:2030] == 0) and stop_nc[1999] == 1 and stop_nc[2030] == 1
     assert np.all(o_c2[2000:2500, plant.O_PUMP] == 0) and o_c2[2500, plant.O_PUMP] == 1  # START at 25.0
@@ -164,7 +128,7 @@ def test_plant_follows_the_script_and_the_tank_model(cache_dir) -> None:
     # later (one more when the float sum of 0.08 % steps lands just below 80 %).
     first_high = int(np.flatnonzero(i_c2[:, plant.I_HIGH])[0])
     assert first_high - (100 + 1000) in (0, 1)
-    i_c3, o_c3 = traces[2]
+    i_c3, o_c3 = runs[2]
     assert not i_c3[:, plant.I_HIGH].any()  # the HIGH switch is stuck FALSE
     hh = int(np.flatnonzero(i_c3[:, plant.I_HH])[0])
     assert hh - (100 + 1500) in (0, 1)  # 5 % + 6 %/s x 15 s = 95 %

@@ -5,40 +5,28 @@ text states every judged rule, and the plant follows D17/D18/D21/D25."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from plants.tasks.mat_e06 import TASK, _lift, plant
-from plants.tasks.render import render_markdown
 from plants.tasks.spec import Condition, Event
-from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.fuzz import fuzz_source, search_space
-from verifier.results import validate_result
 from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_only_condition_1_passes,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir):
-    v = verify_source(text, TASK, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
@@ -49,11 +37,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
         ("%IX0.2", "STOP_UP_S", "BOOL"), ("%ID240", "FLOW_CNT", "DINT"),
         ("%IW140", "VOLUME", "INT"), ("%QX0.0", "CONV", "BOOL"), ("%QX0.1", "STOP_UP", "BOOL"),
         ("%QX0.2", "FILL", "BOOL")]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for secret in ("q_late_ml_s", "volume_ml", "pitch_mm", "500 ml", "750"):
         assert secret not in text
     assert "**70 s** and **125 s**" in text
@@ -80,18 +64,15 @@ def test_reference_passes_every_condition_with_15_percent_margin(reference_run) 
         assert res["success_time_s"] * 1.15 <= TASK.time_limit(cond), cond.name
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 4
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, 4)
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir, reference_run) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
+def test_blind_replay_of_condition_1_fails_another_condition(reference_run, recorded_outputs,
+                                                             replay_run) -> None:
     finish = reference_run.result["conditions"][0]["success_time_s"]
-    assert recorded.shape == (round(finish * 100), 3)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not all(passed[1:])
+    assert recorded_outputs.shape == (round(finish * 100), 3)
+    assert_only_condition_1_passes(replay_run, all_others=False)
 
 
 MUTANTS = {

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,13 +15,18 @@ from hypothesis import strategies as st
 
 from plants.devices import items as items_mod
 from plants.tasks.mat_e08 import TASK, plant
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.fuzz import fuzz_source, search_space
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_only_condition_1_passes,
+    drive,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 N = len(TASK.conditions)
 RANGES = {r.name: (r.lo, r.hi) for r in TASK.ranges}
 
@@ -33,23 +37,7 @@ CATALOG_IO = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir):
-    v = verify_source(text, TASK, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def test_declaration_matches_the_catalog_and_renders_every_judged_rule() -> None:
@@ -58,11 +46,7 @@ def test_declaration_matches_the_catalog_and_renders_every_judged_rule() -> None
     assert TASK.title == "Height sorting with a swing-arm diverter"
     assert [(s.address, s.name, s.type) for s in TASK.io] == CATALOG_IO
     assert [TASK.time_limit(c) for c in TASK.conditions] == [60.0, 50.0, 60.0, 45.0]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for r in TASK.ranges:
         assert r.render() in text
     assert "[1150, 1350]" in text and "x = 500 mm" in text and "120 mm" in text
@@ -96,17 +80,12 @@ def test_reference_passes_every_condition_with_15_percent_margin(reference_run) 
         assert abs(res["success_time_s"] - sim) <= 0.1, cond.name
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * N
-    assert all("not completed within the time limit" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, N, "not completed within the time limit")
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not any(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(replay_run) -> None:
+    assert_only_condition_1_passes(replay_run, all_others=True)
 
 
 MUTANTS = {
@@ -144,16 +123,7 @@ def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
 def _drive(c: int, program, n_ticks: int, task=TASK):
     """Run the plant of condition c in Python with ``program(k, inp) -> (CONV, DIVERT)``;
     returns the state, the input images and the judge's answers per tick."""
-    state = tuple(np.ascontiguousarray(a) for a in plant.build(task))
-    inp, out = np.zeros(len(task.inputs)), np.zeros(len(task.outputs))
-    inputs, verdicts = [], []
-    for k in range(n_ticks):
-        plant.sense(state, c, k, inp)
-        out[:] = program(k, inp)
-        plant.advance(state, c, k, out)
-        inputs.append(inp.copy())
-        verdicts.append(plant.judge(state, c, k + 1, inp, out))
-    return state, np.array(inputs), verdicts
+    return drive(plant, task, c, program, n_ticks)
 
 
 def _rises(x: np.ndarray) -> np.ndarray:

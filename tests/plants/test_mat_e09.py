@@ -6,19 +6,26 @@ D08/D13/D17/D18/D19 (driven in Python, no compile)."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from plants.tasks.mat_e09 import TASK, plant
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.fuzz import fuzz_source, search_space
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_fails_with,
+    assert_only_condition_1_passes,
+    drive,
+    edited,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 
 CATALOG_IO = [
     ("%IX0.0", "AUTO_SW", "BOOL"), ("%IX0.1", "IN_END_PE", "BOOL"),
@@ -39,22 +46,7 @@ CATALOG_CONDITIONS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir):
-    v = verify_source(text, TASK, "p.st", cache_dir=cache_dir)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK, validate=False)
 
 
 def test_declaration_matches_the_catalog_and_renders_every_judged_rule() -> None:
@@ -70,11 +62,7 @@ def test_declaration_matches_the_catalog_and_renders_every_judged_rule() -> None
             v_fast, v_creep, tau, v_conv, len(times))
         assert [ev.t for ev in cond.script] == times
         assert TASK.time_limit(cond) == limit
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert sorted(rules) == sorted(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for r in TASK.ranges:
         assert r.render() in text
     assert "20.0, 40.0" not in text and "C1" not in text  # per-condition values stay secret
@@ -88,18 +76,16 @@ def test_reference_passes_every_condition_with_15_percent_margin(reference_run) 
     assert reference_run.diagnostics.items == []
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 3
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    v = idle_run
+    assert_every_condition_fails(v, 3)
     assert all(c.violation is None for c in v.conditions)  # idle delivers nothing, safely
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir, reference_run) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    assert recorded.shape == (round(reference_run.conditions[0].success_time_s / 0.01), 6)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not all(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(reference_run, recorded_outputs,
+                                                             replay_run) -> None:
+    assert recorded_outputs.shape == (round(reference_run.conditions[0].success_time_s / 0.01), 6)
+    assert_only_condition_1_passes(replay_run, all_others=False)
 
 
 MUTANTS = {
@@ -124,16 +110,9 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
     old, new, failing, code, reason = MUTANTS[name]
-    assert REFERENCE.count(old) == 1
-    v = _verify(REFERENCE.replace(old, new), cache_dir)
+    v = _verify(edited(REFERENCE, [(old, new)]), cache_dir)
     assert v.reward == 0
-    for c in failing:
-        cond = v.conditions[c]
-        assert not cond.passed, (name, c)
-        if code:
-            assert cond.violation is not None and cond.violation.code == code, (name, c)
-        if reason:
-            assert cond.reason and reason in cond.reason, (name, c, cond.reason)
+    assert_fails_with(v, failing, code, reason, name)
 
 
 # ---------------------------------------------------------------- plant properties
@@ -144,16 +123,7 @@ UP, DOWN, FAST = plant.O_LIFT_UP, plant.O_LIFT_DOWN, plant.O_LIFT_FAST
 def _drive(c: int, program, n_ticks: int):
     """Run the plant of condition c in Python with a scan function ``program(k, inp) -> out``;
     returns the state, the input images and the judge's answers per tick."""
-    state = tuple(np.ascontiguousarray(a) for a in plant.build(TASK))
-    inp, out = np.zeros(len(TASK.inputs)), np.zeros(len(TASK.outputs))
-    inputs, verdicts = [], []
-    for k in range(n_ticks):
-        plant.sense(state, c, k, inp)
-        out[:] = program(k, inp)
-        plant.advance(state, c, k, out)
-        inputs.append(inp.copy())
-        verdicts.append(plant.judge(state, c, k + 1, inp, out))
-    return state, np.array(inputs), verdicts
+    return drive(plant, TASK, c, program, n_ticks)
 
 
 def _outputs(**on) -> np.ndarray:

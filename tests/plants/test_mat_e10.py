@@ -6,7 +6,6 @@ turntable, outfeed as one unfolded line) follows D17/D18/D19/D23 and judges each
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,12 +14,20 @@ from hypothesis import given, settings
 from plants.devices import items as items_mod
 from plants.tasks.mat_e10 import TASK, plant
 from plants.tasks.mat_e10.search import finish_estimate
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.fuzz import fuzz_source, search_space
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_fails_with,
+    assert_only_condition_1_passes,
+    drive,
+    edited,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 
 CATALOG_IO = [
     ("%IX0.0", "AUTO_SW", "BOOL"),
@@ -50,22 +57,7 @@ REVIEW_SIM_S = (48.03, 58.81, 60.53)
 independent model of the same plant."""
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir):
-    v = verify_source(text, TASK, "p.st", cache_dir=cache_dir)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK, validate=False)
 
 
 def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
@@ -77,11 +69,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
     meanings = {s.name: s.meaning for s in TASK.io}
     for name, meaning in CATALOG_MEANINGS.items():
         assert meanings[name] == meaning, name
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for r in TASK.ranges:
         assert r.render() in text
     assert "length_mm" not in text and "queue on the infeed" not in text  # values stay hidden
@@ -107,17 +95,12 @@ def test_reference_passes_every_condition_with_15_percent_margin(reference_run) 
         assert abs(res["success_time_s"] - sim) <= 0.3, cond.name
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 3
-    assert all("time limit" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, 3, "time limit")
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not any(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(replay_run) -> None:
+    assert_only_condition_1_passes(replay_run, all_others=True)
 
 
 MUTANTS = {
@@ -137,16 +120,9 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
     old, new, failing, code, reason = MUTANTS[name]
-    assert REFERENCE.count(old) == 1
-    v = _verify(REFERENCE.replace(old, new), cache_dir)
+    v = _verify(edited(REFERENCE, [(old, new)]), cache_dir)
     assert v.reward == 0
-    for c in failing:
-        cond = v.conditions[c]
-        assert not cond.passed, (name, c)
-        if code:
-            assert cond.violation is not None and cond.violation.code == code, (name, c)
-        if reason:
-            assert cond.reason and reason in cond.reason, (name, c, cond.reason)
+    assert_fails_with(v, failing, code, reason, name)
 
 
 # ---------------------------------------------------------------- plant properties
@@ -155,16 +131,7 @@ def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
 def _drive(c: int, program, n_ticks: int):
     """Run the plant of condition c in Python with ``program(k, inp) -> out``; returns the
     state, the input images and the judge's answers per tick."""
-    state = tuple(np.ascontiguousarray(a) for a in plant.build(TASK))
-    inp, out = np.zeros(len(TASK.inputs)), np.zeros(len(TASK.outputs))
-    inputs, verdicts = [], []
-    for k in range(n_ticks):
-        plant.sense(state, c, k, inp)
-        out[:] = program(k, inp)
-        plant.advance(state, c, k, out)
-        inputs.append(inp.copy())
-        verdicts.append(plant.judge(state, c, k + 1, inp, out))
-    return state, np.array(inputs), verdicts
+    return drive(plant, TASK, c, program, n_ticks)
 
 
 def _first(verdicts, violation: int) -> int:

@@ -5,8 +5,6 @@ D17/D18/D19/D22/D24 (tare and zero offset included)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,12 +13,16 @@ from hypothesis import strategies as st
 from plants.devices import items as items_mod
 from plants.tasks.mat_e11 import ITEM_LENGTH_MM, TASK, plant
 from plants.tasks.mat_e11.search import search_space
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_only_condition_1_passes,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 N = len(TASK.conditions)
 
 
@@ -28,23 +30,7 @@ def _weights(cond) -> list[int]:
     return [dict(ev.args)["weight_g"] for ev in cond.script]
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir):
-    v = verify_source(text, TASK, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def test_declaration_matches_the_catalog_and_renders_every_judged_rule() -> None:
@@ -65,11 +51,7 @@ def test_declaration_matches_the_catalog_and_renders_every_judged_rule() -> None
     assert [_weights(c) for c in TASK.conditions] == [
         [500, 530, 470, 505, 515, 499], [483, 517, 523, 477, 500],
         [1000, 1060, 940, 1020, 990, 1045, 955, 1070], [495, 512, 514, 470, 508]]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for r in TASK.ranges:
         assert r.render() in text
     assert "523" not in text and "tau_s" not in text  # per-condition values stay secret
@@ -111,17 +93,12 @@ def test_reference_passes_every_condition_with_15_percent_margin(reference_run) 
     assert np.allclose(times, [38.2, 34.0, 40.3, 33.2], atol=2.0)
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * N
-    assert all("not completed within the time limit" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, N, "not completed within the time limit")
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not any(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(replay_run) -> None:
+    assert_only_condition_1_passes(replay_run, all_others=True)
 
 
 MUTANTS = {

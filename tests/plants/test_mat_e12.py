@@ -5,40 +5,27 @@ every judged rule, and the plant hands pallets between forks, table and conveyor
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from plants.tasks.mat_e12 import TASK, plant
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.fuzz import fuzz_source, search_space
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    edited,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 RANGES = {r.name: (r.lo, r.hi) for r in TASK.ranges}
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
@@ -54,11 +41,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
         ("%QX0.2", "FORKS_IN", "BOOL"), ("%QX0.3", "PAL_CONV", "BOOL"),
         ("%QX0.4", "LAMP_EMPTY", "BOOL"),
     ]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for secret in ("table_mm_s", "refill_n", "30.0"):
         assert secret not in text
 
@@ -105,16 +88,15 @@ def test_reference_keeps_15_percent_margin(cache_dir) -> None:
     assert _verify(REFERENCE, cache_dir, dataclasses.replace(TASK, conditions=conds)).reward == 1
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 3
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    v = idle_run
+    assert_every_condition_fails(v, 3)
     # The idle program leaves FORKS_IN = FALSE: the stack falls at once.
     assert all(c.violation is not None and c.violation.code == "S-DROP" for c in v.conditions)
 
 
-def test_blind_replay_of_condition_1_fails_the_others(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
+def test_blind_replay_of_condition_1_fails_the_others(replay_run) -> None:
+    v = replay_run
     c1, c2, _ = v.conditions
     assert c1.passed
     # Half the table speed: the forks open while the table is still rising.
@@ -138,11 +120,7 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
     edits, cond, expected = MUTANTS[name]
-    text = REFERENCE
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    v = _verify(text, cache_dir)
+    v = _verify(edited(REFERENCE, edits), cache_dir)
     assert v.reward == 0
     failed = {c.name: c for c in v.conditions}[cond]
     assert failed.violation is not None and failed.violation.code == expected

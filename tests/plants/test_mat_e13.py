@@ -6,42 +6,29 @@ follows the stall and operator model."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from plants.tasks.mat_e13 import TASK, plant
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
-from verifier.bind import bind
 from verifier.fuzz import search_space
-from verifier.kernel import run_kernel
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_fails_as,
+    edited,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+    traces,
+)
+
+REFERENCE = reference_text(TASK, plant)
 RANGES = {r.name: (r.lo, r.hi) for r in TASK.ranges}
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
@@ -53,11 +40,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
         ("%IX0.3", "PE_B", "BOOL"), ("%IX0.4", "RESET_PB", "BOOL"), ("%QX0.0", "CONV", "BOOL"),
         ("%QX0.1", "LAMP_JAM", "BOOL"),
     ]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for stated in ("8.5 s", "3.0 s", "x = 200 mm", "x = 1600 mm", "x = 2800 mm", "0.5 s"):
         assert stated in text
     for secret in ("jam_front_mm", "2850", "900 mm"):
@@ -97,17 +80,15 @@ def test_reference_keeps_15_percent_margin(cache_dir) -> None:
     assert _verify(REFERENCE, cache_dir, tight).reward == 1
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 4
-    assert all("not completed" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, 4, "not completed")
 
 
-def test_blind_replay_of_condition_1_fails_the_others(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
+def test_blind_replay_of_condition_1_fails_the_others(recorded_outputs, replay_run) -> None:
+    recorded = recorded_outputs
     assert recorded.shape == (5441, 2)  # up to the success tick of C1
     assert recorded[:, plant.O_CONV].all() and not recorded[:, plant.O_LAMP_JAM].any()
-    v = _verify(replay_program(TASK, recorded), cache_dir)
+    v = replay_run
     c1, *others = v.conditions
     assert c1.passed
     for c in others:  # the belt just runs on: every jam deadline passes without an alarm
@@ -130,18 +111,9 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
     edits, cond, expected = MUTANTS[name]
-    text = REFERENCE
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    v = _verify(text, cache_dir)
+    v = _verify(edited(REFERENCE, edits), cache_dir)
     assert v.reward == 0
-    failed = {c.name: c for c in v.conditions}[cond]
-    assert not failed.passed
-    if expected.startswith("S-"):
-        assert failed.violation is not None and failed.violation.code == expected
-    else:
-        assert expected in failed.reason
+    assert_fails_as({c.name: c for c in v.conditions}[cond], expected)
 
 
 def _judge_run(lamp_k: int | None, last_k: int) -> list[tuple]:
@@ -178,12 +150,7 @@ def test_judge_flags_the_belt_running_under_the_lamp() -> None:
 
 
 def test_plant_stalls_items_and_the_operator_clears_them(cache_dir) -> None:
-    from stc.compiler import compile_source
-
-    compiled = compile_source(REFERENCE, "ref.st", cache_dir=cache_dir)
-    binding = bind(compiled.program, TASK)
-    run = run_kernel(compiled.program, binding, TASK, cache_dir=cache_dir, trace_condition=1)
-    i_c2, o_c2 = run.trace_in, run.trace_out
+    i_c2, o_c2 = traces(REFERENCE, TASK, cache_dir, (1,))[1]
     pe_a = i_c2[:, plant.I_PE_A]
     assert pe_a[99] == 0 and pe_a[100] == 1  # item 1 placed at t = 1.0 s over PE_A
     # item 3 passes A at 13.0 s and jams with its front at 900 mm: the deadline runs out

@@ -6,40 +6,21 @@ conditions lie inside the published ranges, and the plant follows D03 and the ho
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from plants.tasks.mat_e14 import TASK, plant
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.fuzz import fuzz_source, search_space
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import assert_fails_as, edited, reference_text, rendered_rules, task_verifier
+
+REFERENCE = reference_text(TASK, plant)
 RANGES = {r.name: (r.lo, r.hi) for r in TASK.ranges}
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
@@ -53,11 +34,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
     ]
     assert [TASK.signal(n).meaning for n in ("LL", "LOW", "HIGH", "HH")] == [
         "level >= 10 %", "level >= 30 %", "level >= 80 %", "level >= 95 %"]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     assert "more than 6 times within any 60 s" in rules["S-CYCLE"]
     assert "100 %" in rules["S-OVERFLOW"]
     for phrase in ("minimum off time", "within 0.5 s both ways", "10-95 %", "25-85 % at T"):
@@ -104,18 +81,17 @@ def test_reference_keeps_15_percent_lamp_margin(cache_dir) -> None:
     assert _verify(REFERENCE, cache_dir, tight).reward == 1
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    v = idle_run
     c1, c2, c3 = v.conditions
     assert not (c1.success or c2.success or c3.success)
     assert "left the 10-95 % band" in c1.reason and "left the 10-95 % band" in c2.reason
     assert "LAMP_LOW_ALARM differed" in c3.reason  # the bridged run drains below LL, unlit
 
 
-def test_blind_replay_of_condition_1_fails_the_others(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    assert recorded.shape == (12000, 3)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
+def test_blind_replay_of_condition_1_fails_the_others(recorded_outputs, replay_run) -> None:
+    assert recorded_outputs.shape == (12000, 3)
+    v = replay_run
     c1, c2, c3 = v.conditions
     assert c1.passed
     assert c2.violation is not None and c2.violation.code == "S-OLRUN"  # runs through the trip
@@ -140,18 +116,9 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
     edits, cond, expected = MUTANTS[name]
-    text = REFERENCE
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    v = _verify(text, cache_dir)
+    v = _verify(edited(REFERENCE, edits), cache_dir)
     assert v.reward == 0
-    failed = {c.name: c for c in v.conditions}[cond]
-    assert not failed.passed
-    if expected.startswith("S-"):
-        assert failed.violation is not None and failed.violation.code == expected
-    else:
-        assert expected in failed.reason
+    assert_fails_as({c.name: c for c in v.conditions}[cond], expected)
 
 
 def _open_loop(c: int, feeder_on, seconds: float = 120.0):

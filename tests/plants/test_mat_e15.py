@@ -5,43 +5,30 @@ follows D11/D12 and the nest scripts."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from plants.tasks.mat_e15 import TASK, plant
 from plants.tasks.mat_e15.search import expected_finish_s
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
-from verifier.bind import bind
 from verifier.fuzz import fuzz_source, search_space
-from verifier.kernel import run_kernel
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_fails_as,
+    assert_only_condition_1_passes,
+    edited,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+    traces,
+)
+
+REFERENCE = reference_text(TASK, plant)
 MARGIN = 1.15
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir):
-    v = verify_source(text, TASK, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
@@ -53,11 +40,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
         ("%IX0.7", "PLACE_FREE"), ("%QX0.0", "X_V"), ("%QX0.1", "Z_V"), ("%QX0.2", "VAC"),
         ("%QX0.3", "BLOW"), ("%QX0.4", "LAMP_ALARM")]
     assert all(s.type == "BOOL" for s in TASK.io)
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for secret in ("porous_part", "t_rem_s", "3.0, 5.0"):
         assert secret not in text
     assert "between **40 s** and **50 s**" in text
@@ -101,18 +84,15 @@ def test_reference_passes_every_condition_with_margin(reference_run) -> None:
         assert 0 <= expected_finish_s(cond.params, _arrivals(cond)) - res.success_time_s < 1.5
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 3
-    assert all("time limit" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    v = idle_run
+    assert_every_condition_fails(v, 3, "time limit")
     assert all(c.violation is None for c in v.conditions)  # idle moves nothing
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not any(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(replay_run) -> None:
+    v = replay_run
+    assert_only_condition_1_passes(v, all_others=True)
     # C2's slower Z: the timed X stroke starts while Z is still on its way up
     assert v.conditions[1].violation.code == "S-TOOLMOVE"
 
@@ -134,27 +114,13 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
     edits, c, expected = MUTANTS[name]
-    text = REFERENCE
-    for old, new in edits:
-        assert text.count(old) == 1
-        text = text.replace(old, new)
-    v = _verify(text, cache_dir)
+    v = _verify(edited(REFERENCE, edits), cache_dir)
     assert v.reward == 0
-    res = v.conditions[c]
-    assert not res.passed
-    if expected.startswith("S-"):
-        assert res.violation is not None and res.violation.code == expected
-    else:
-        assert expected in (res.reason or ""), res.reason
+    assert_fails_as(v.conditions[c], expected)
 
 
 def _trace(cache_dir, c: int) -> tuple[np.ndarray, np.ndarray]:
-    from stc.compiler import compile_source
-
-    compiled = compile_source(REFERENCE, "ref.st", cache_dir=cache_dir)
-    run = run_kernel(compiled.program, bind(compiled.program, TASK), TASK, cache_dir=cache_dir,
-                     trace_condition=c)
-    return run.trace_in, run.trace_out
+    return traces(REFERENCE, TASK, cache_dir, (c,))[c]
 
 
 def _rises(x: np.ndarray) -> list[int]:

@@ -5,43 +5,31 @@ and the plant follows D01/D03."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from plants.tasks.mot_e01 import TASK, plant
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
-from verifier.bind import bind
-from verifier.kernel import run_kernel
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_only_condition_1_passes,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+    traces,
+)
 
-
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
+REFERENCE = reference_text(TASK, plant)
 
 
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
+_verify = task_verifier(TASK)
 
 
 def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
     assert TASK.validate() == []
     assert (TASK.suite, TASK.level, len(TASK.conditions)) == ("MOT", "easy", 4)
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant, exactly=False)
     assert "pickup_ms" not in text and "0.8 s" not in text
 
 
@@ -58,18 +46,13 @@ def test_reference_keeps_15_percent_checkpoint_slack(cache_dir) -> None:
     assert _verify(REFERENCE, cache_dir, tight).reward == 1
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 4
-    assert all("K1 is FALSE at a checkpoint" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, 4, "K1 is FALSE at a checkpoint")
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    assert recorded.shape == (4000, 3)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not all(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(recorded_outputs, replay_run) -> None:
+    assert recorded_outputs.shape == (4000, 3)
+    assert_only_condition_1_passes(replay_run, all_others=False)
 
 
 MUTANTS = {
@@ -91,24 +74,17 @@ def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
 
 
 def test_plant_follows_the_script_and_the_starter_model(cache_dir) -> None:
-    from stc.compiler import compile_source
-
-    compiled = compile_source(REFERENCE, "ref.st", cache_dir=cache_dir)
-    binding = bind(compiled.program, TASK)
-    traces = {}
-    for c in range(4):
-        run = run_kernel(compiled.program, binding, TASK, cache_dir=cache_dir, trace_condition=c)
-        traces[c] = (run.trace_in, run.trace_out)
-    i_c2, _ = traces[1]
+    runs = traces(REFERENCE, TASK, cache_dir, range(4))
+    i_c2, _ = runs[1]
     ol_ok = i_c2[:, plant.I_OL_OK]
     assert np.all(ol_ok[800:1300] == 0) and ol_ok[799] == 1 and ol_ok[1300] == 1  # trip 8.0-13.0
-    i_c3, o_c3 = traces[2]
+    i_c3, o_c3 = runs[2]
     stop_nc = i_c3[:, plant.I_STOP_NC]
     assert np.all(stop_nc[500:900] == 0) and stop_nc[900] == 1  # STOP held 5.0-9.0
     k1_on = int(np.flatnonzero(o_c3[:, plant.O_K1])[0])
     fb_on = int(np.flatnonzero(i_c3[:, plant.I_RUN_FB])[0])
     assert (k1_on, fb_on - k1_on) == (1200, 6)  # START at 12.0, pick-up 60 ms
-    i_c4, o_c4 = traces[3]
+    i_c4, o_c4 = runs[3]
     assert o_c4[699, plant.O_K1] == 1 and i_c4[700, plant.I_RUN_FB] == 0  # drops out at 7.0
     assert np.all(o_c4[720:1000, plant.O_K1] == 0)  # dropped after 200 ms of disagreement
 

@@ -6,7 +6,6 @@ in the published ranges, and the plant follows D01/D04 and the carriage geometry
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,28 +13,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plants.tasks.mot_e02 import RANGES, REQUEST_WINDOW_S, STOP_WINDOW_S, TASK, plant
-from plants.tasks.render import render_markdown
 from plants.tasks.spec import Condition, Event
-from verifier.baselines import idle_program, record_outputs, replay_program
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_only_condition_1_passes,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 MARGIN = 1.15
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
+_verify = task_verifier(TASK)
 
 
 def _codes(v) -> list[str | None]:
@@ -47,11 +39,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
     assert (TASK.suite, TASK.level, len(TASK.conditions)) == ("MOT", "easy", 4)
     assert [s.name for s in TASK.io] == ["FWD_PB", "REV_PB", "STOP_NC", "END_L", "END_R", "OL_OK",
                                          "K_FWD", "K_REV", "LAMP_MOVING"]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for secret in ("x0_mm", "pickup_ms", "1960 mm", "30 ms"):
         assert secret not in text
     assert "within 1.2 s" in text and "within 1.0 s" in text
@@ -72,11 +60,6 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
             else:
                 assert ev.kind == "trip" and inside("trip_s", ev.duration), (cond.name, ev)
         assert 30.0 <= TASK.time_limit(cond) <= 50.0
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
 
 
 def test_reference_passes_every_condition(reference_run) -> None:
@@ -133,18 +116,13 @@ def test_reference_is_robust_at_the_corners_of_the_published_ranges(cache_dir) -
     assert v.reward == 1, [c.reason for c in v.conditions]
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 4
-    assert all("within 1.2 s of the accepted" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, 4, "within 1.2 s of the accepted")
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    assert recorded.shape == (4000, 3)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not all(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(recorded_outputs, replay_run) -> None:
+    assert recorded_outputs.shape == (4000, 3)
+    assert_only_condition_1_passes(replay_run, all_others=False)
 
 
 MUTANTS = {

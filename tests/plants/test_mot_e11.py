@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,27 +17,20 @@ from typer.testing import CliRunner
 from plants.tasks.mot_e11 import CHECKPOINT_SLACK_S, SPEEDS_HZ, TASK, plant, search
 from plants.tasks.render import render_markdown
 from plants.tasks.spec import Condition, Event
-from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.cli import app
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_only_condition_1_passes,
+    reference_text,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 MARGIN = 1.15
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
+_verify = task_verifier(TASK)
 
 
 def _codes(v) -> list[str | None]:
@@ -91,11 +83,6 @@ def test_checkpoints_follow_the_catalog_formula_and_values() -> None:
     # trip at 8.0 from 25 Hz at 10 Hz/s; the failed reset at 9.0 shares the 11.0 s checkpoint
     assert got[2] == [(250, 25.0, False), (1099, 0.0, True), (1250, 0.0, False),
                       (1550, 0.0, False), (1750, 25.0, False), (2550, 0.0, False)]
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
 
 
 def test_reference_passes_every_condition_with_margin_on_t(reference_run) -> None:
@@ -204,18 +191,13 @@ def test_fuzz_search_space_keeps_the_published_promises(data) -> None:
     assert last_cp * MARGIN <= cond.time_limit_s
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 3
-    assert all("0.0 Hz at a checkpoint, more than 0.5 Hz below" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, 3, "0.0 Hz at a checkpoint, more than 0.5 Hz below")
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    assert recorded.shape == (2592, 5)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not any(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(recorded_outputs, replay_run) -> None:
+    assert recorded_outputs.shape == (2592, 5)
+    assert_only_condition_1_passes(replay_run, all_others=True)
 
 
 def _probe(outputs, cond: Condition):

@@ -8,37 +8,30 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from plants.tasks.mot_e13 import FINAL_WINDOW_MM, TASK, ZERO_WINDOW_MM, plant, search
-from plants.tasks.render import render_markdown
 from plants.tasks.spec import Condition, Event
-from verifier.baselines import idle_program, record_outputs, replay_program
 from verifier.fuzz import fuzz_source
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_only_condition_1_passes,
+    edited,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 MARGIN = 1.15
 RANGES = {r.name: (r.lo, r.hi) for r in TASK.ranges}
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
+_verify = task_verifier(TASK)
 
 
 def _codes(v) -> list[str | None]:
@@ -63,11 +56,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
         ("%QX0.3", "ENC_RESET", "BOOL"), ("%QX0.4", "LAMP_HOMED", "BOOL"),
     ]
     assert TASK.signal("ENC").unit == "0.1 mm"
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for secret in ("x0_mm", "12345", "-43210", "250000", "ref_chatter"):
         assert secret not in text
     assert "259.5 mm <= x <= 260.5 mm" in text and "1257 mm <= x <= 1263 mm" in text
@@ -89,11 +78,6 @@ def test_conditions_lie_inside_the_published_ranges() -> None:
 
 
 # ---------------------------------------------------------------- reference and baselines
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
 
 
 def test_reference_passes_every_condition(reference_run) -> None:
@@ -152,7 +136,7 @@ def test_fuzz_search_space_keeps_the_published_promises(condition) -> None:
     script = condition.script
     assert (script[0].t, script[0].target) == (1.0, "HOME_PB") and len(script) in (1, 3)
     if len(script) == 3:
-        assert script[2].t - script[1].t >= 1.5
+        assert round((script[2].t - script[1].t) * 100) >= 150  # whole ticks: 5.43 - 3.93 < 1.5
 
 
 def test_reference_survives_the_fuzzer_with_15_percent_margin(cache_dir) -> None:
@@ -162,18 +146,15 @@ def test_reference_survives_the_fuzzer_with_15_percent_margin(cache_dir) -> None
     assert outcome.counterexample is None, outcome.counterexample
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 3
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    v = idle_run
+    assert_every_condition_fails(v, 3)
     assert _codes(v) == [None] * 3
     assert all(r.startswith("not completed within the time limit") for r in _reasons(v))
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not any(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(replay_run) -> None:
+    assert_only_condition_1_passes(replay_run, all_others=True)
 
 
 # ---------------------------------------------------------------- mutants
@@ -202,11 +183,7 @@ MUTANTS = {
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_one_change_mutants_of_the_reference_fail(name: str, cache_dir) -> None:
     edits, code, reason, condition = MUTANTS[name]
-    text = REFERENCE
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    v = _verify(text, cache_dir)
+    v = _verify(edited(REFERENCE, edits), cache_dir)
     assert v.reward == 0
     if code is not None:
         assert _codes(v)[condition] == code, (_codes(v), _reasons(v))

@@ -6,7 +6,6 @@ and lie in the published ranges, and the plant follows D01/D07 with the injected
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,53 +14,35 @@ from plants.tasks.axis_io import axis_block
 from plants.tasks.mot_e14 import RANGES, TASK, drive_fault, jam, plant, reset, run, stop
 from plants.tasks.render import render_markdown
 from plants.tasks.spec import Condition
-from verifier.baselines import idle_program, record_outputs, replay_program
-from verifier.bind import bind
-from verifier.kernel import run_kernel
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_only_condition_1_passes,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+    traces,
+)
+
+REFERENCE = reference_text(TASK, plant)
 MARGIN = 1.15
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
+_verify = task_verifier(TASK)
 
 
 @pytest.fixture(scope="module")
 def reference_traces(cache_dir):
     """Input and output images of the reference in every condition."""
-    from stc.compiler import compile_source
-
-    compiled = compile_source(REFERENCE, "ref.st", cache_dir=cache_dir)
-    binding = bind(compiled.program, TASK)
-    traces = []
-    for c in range(len(TASK.conditions)):
-        out = run_kernel(compiled.program, binding, TASK, cache_dir=cache_dir, trace_condition=c)
-        traces.append((out.trace_in, out.trace_out))
-    return traces
+    runs = traces(REFERENCE, TASK, cache_dir, range(len(TASK.conditions)))
+    return [runs[c] for c in range(len(TASK.conditions))]
 
 
 def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
     assert TASK.validate() == [] and TASK.range_findings() == []
     assert (TASK.suite, TASK.level, len(TASK.conditions)) == ("MOT", "easy", 4)
     assert TASK.title == "Servo belt in velocity mode: stop, error, reset, controlled restart"
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     for phrase in ("VELOCITY 2500", "ACCEL 500", "STOP (level)", "pulses the axis RESET",
                    "0.5 s on / 0.5 s off"):
         assert phrase in " ".join(TASK.spec)
@@ -159,18 +140,13 @@ def test_reference_is_robust_over_the_published_ranges(cache_dir) -> None:
         assert res["success_time_s"] * MARGIN <= 40.0, res
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * 4
-    assert all("was not followed by IN_VEL" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, 4, "was not followed by IN_VEL")
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    assert recorded.shape == (2550, len(TASK.outputs))  # until success at 25.50 s
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not any(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(recorded_outputs, replay_run) -> None:
+    assert recorded_outputs.shape == (2550, len(TASK.outputs))  # until success at 25.50 s
+    assert_only_condition_1_passes(replay_run, all_others=True)
 
 
 MUTANTS = {  # name: (old, new, expected reason or violation code, failing conditions)

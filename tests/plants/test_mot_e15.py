@@ -5,38 +5,24 @@ follows its speed script (D15 master) with a truncated, wrapping encoder."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from plants.tasks.mot_e15 import RANGES, REVOLUTIONS, TASK, plant
-from plants.tasks.render import render_markdown
-from verifier.baselines import idle_program, record_outputs, replay_program
-from verifier.results import validate_result
-from verifier.verify import verify_source
 
-REFERENCE = (Path(plant.__file__).parent / TASK.reference).read_text()
+from .taskkit import (
+    assert_every_condition_fails,
+    assert_only_condition_1_passes,
+    reference_text,
+    rendered_rules,
+    task_verifier,
+)
+
+REFERENCE = reference_text(TASK, plant)
 N = len(TASK.conditions)
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.getbasetemp() / "plantloop-cache"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _verify(text: str, cache_dir, task=TASK):
-    v = verify_source(text, task, "p.st", cache_dir=cache_dir)
-    validate_result(v.result)
-    assert not v.diagnostics.has_errors, v.diagnostics.render(text)
-    return v
-
-
-@pytest.fixture(scope="module")
-def reference_run(cache_dir):
-    return _verify(REFERENCE, cache_dir)
+_verify = task_verifier(TASK)
 
 
 def _inputs_until_done(condition: int) -> np.ndarray:
@@ -65,11 +51,7 @@ def test_declaration_is_sound_and_renders_every_judged_rule() -> None:
     assert [(s.address, s.name, s.type) for s in TASK.io] == [
         ("%IX0.0", "MACHINE_RUN", "BOOL"), ("%IW140", "ANGLE", "INT"),
         ("%QX0.0", "VALVE_1", "BOOL"), ("%QX0.1", "VALVE_2", "BOOL")]
-    text = render_markdown(TASK)
-    rules = {r.code: r.text for r in TASK.safety}
-    assert set(rules) == set(plant.VIOLATIONS)
-    for code in plant.VIOLATIONS:
-        assert f"**{code}**: {rules[code]}" in text
+    text, rules = rendered_rules(TASK, plant)
     assert "Shaft speed -150 to 150 rpm" in text and "between **20 s** and **30 s**" in text
     assert "start_deg" not in text and "121" not in text and "3.0 deg" not in text
 
@@ -92,18 +74,13 @@ def test_reference_passes_every_condition_with_margin(reference_run) -> None:
     assert reference_run.diagnostics.items == []
 
 
-def test_idle_program_fails_every_condition(cache_dir) -> None:
-    v = _verify(idle_program(TASK), cache_dir)
-    assert [c.success for c in v.conditions] == [False] * N
-    assert all("FALSE inside cam" in c.reason for c in v.conditions)
+def test_idle_program_fails_every_condition(idle_run) -> None:
+    assert_every_condition_fails(idle_run, N, "FALSE inside cam")
 
 
-def test_blind_replay_of_condition_1_fails_another_condition(cache_dir) -> None:
-    recorded = record_outputs(TASK, REFERENCE, 0, cache_dir=cache_dir)
-    assert recorded.shape == (2000, 2)
-    v = _verify(replay_program(TASK, recorded), cache_dir)
-    passed = [c.passed for c in v.conditions]
-    assert passed[0] and not any(passed[1:])
+def test_blind_replay_of_condition_1_fails_another_condition(recorded_outputs, replay_run) -> None:
+    assert recorded_outputs.shape == (2000, 2)
+    assert_only_condition_1_passes(replay_run, all_others=True)
 
 
 MUTANTS = {  # name -> (old, new, failing condition, expected reason or S-code)

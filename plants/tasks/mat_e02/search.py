@@ -70,7 +70,12 @@ def search_space(task: TaskSpec) -> Any:
         script = [Event(t, "part") for t in times]
         estimate = base + boxes * swap + sum(max(g, pitch_s) for g in gaps[: needed - 1])
         if away is not None:
-            t_out = draw(seconds("box_out_t_s"))
+            # The published promise is a removal *right after* a part has dropped into the box.
+            # The plant removes the box on the first tick at or after t_out on which it holds
+            # `after_parts` parts, so a t_out later than that drop would take the box away
+            # while the next part is about to fall (no program could prevent the drop): the
+            # earliest t_out makes the removal follow the after_parts-th drop at once.
+            t_out = r["box_out_t_s"].lo
             after = draw(st.integers(1, batch - 1))
             script.append(Event(t_out, "box_out", "BOX", away, (("after_parts", after),)))
         limit = min(T_MAX_S, max(T_MIN_S, math.ceil(1.2 * estimate)))

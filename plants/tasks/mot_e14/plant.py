@@ -20,36 +20,24 @@ from plants.devices import scripts, servo
 from plants.devices.panel import sense_nc, sense_no
 from plants.devices.protocol import NEVER, ticks
 from plants.tasks import mot_e14 as decl
+from plants.tasks.axis_glue import latch_axis, sense_axis
+from plants.tasks.axis_io import axis_indices
 from plants.tasks.mot_e14 import TASK
 from plants.tasks.spec import TaskSpec
 
 _IN = {s.name: i for i, s in enumerate(TASK.inputs)}
 _OUT = {s.name: i for i, s in enumerate(TASK.outputs)}
-I_POWERED = _IN["POWERED"]
-I_HOMED = _IN["HOMED"]
-I_BUSY = _IN["BUSY"]
-I_DONE = _IN["DONE"]
-I_ERROR = _IN["ERROR"]
-I_STANDSTILL = _IN["STANDSTILL"]
-I_IN_VEL = _IN["IN_VEL"]
-I_ABORTED = _IN["ABORTED"]
-I_LIM_NEG = _IN["LIM_NEG"]
-I_LIM_POS = _IN["LIM_POS"]
-I_REF_SW = _IN["REF_SW"]
-I_CSP_ACTIVE = _IN["CSP_ACTIVE"]
-I_GEARED = _IN["GEARED"]
-I_ACT_POS = _IN["ACT_POS"]
-I_ACT_VEL = _IN["ACT_VEL"]
-I_ERROR_ID = _IN["ERROR_ID"]
+_AXIS_IN, _AXIS_OUT = axis_indices(TASK.inputs), axis_indices(TASK.outputs)
+I_AXIS, O_AXIS = _AXIS_IN["POWERED"], _AXIS_OUT["ENABLE"]
+I_POWERED, I_ERROR, I_STANDSTILL, I_IN_VEL, I_LIM_POS, I_REF_SW, I_ACT_VEL, I_ERROR_ID = (
+    _AXIS_IN[n] for n in ("POWERED", "ERROR", "STANDSTILL", "IN_VEL", "LIM_POS", "REF_SW", "ACT_VEL",
+                          "ERROR_ID"))
 I_RUN_SW = _IN["RUN_SW"]
 I_STOP_NC = _IN["STOP_NC"]
 I_RESET_PB = _IN["RESET_PB"]
-DRIVE_FIELDS = ("enable", "home", "move_abs", "move_rel", "move_vel", "halt", "stop", "reset",
-                "gear_in", "csp_on", "target", "velocity", "accel", "gear_num", "gear_den")
-if tuple(s.name.lower() for s in TASK.outputs[:15]) != DRIVE_FIELDS:
-    raise ImportError("MOT-E14: the output image must start with the Table A block")
-O_ENABLE, O_HOME, O_MOVE_ABS, O_MOVE_REL, O_MOVE_VEL, O_HALT, O_STOP, O_RESET = range(8)
-O_GEAR_IN, O_CSP_ON, O_TARGET, O_VELOCITY, O_ACCEL, O_GEAR_NUM, O_GEAR_DEN = range(8, 15)
+O_HOME, O_MOVE_ABS, O_MOVE_REL, O_MOVE_VEL, O_HALT, O_STOP = (
+    _AXIS_OUT[n] for n in ("HOME", "MOVE_ABS", "MOVE_REL", "MOVE_VEL", "HALT", "STOP"))
+O_GEAR_IN, O_CSP_ON = _AXIS_OUT["GEAR_IN"], _AXIS_OUT["CSP_ON"]
 O_LAMP_RUN = _OUT["LAMP_RUN"]
 O_LAMP_ERR = _OUT["LAMP_ERR"]
 
@@ -167,22 +155,7 @@ def _b(flag):
 def sense(plant, c, k, inp):
     """Table A inputs of the drive and the panel."""
     pa, st, ev = plant[0][c, 0], plant[1][c, 0], plant[3][c]
-    inp[I_POWERED] = _b(st.powered)
-    inp[I_HOMED] = _b(st.homed)
-    inp[I_BUSY] = _b(st.busy)
-    inp[I_DONE] = _b(st.done)
-    inp[I_ERROR] = _b(st.error)
-    inp[I_STANDSTILL] = _b(servo.sense_standstill(st))
-    inp[I_IN_VEL] = _b(st.in_vel)
-    inp[I_ABORTED] = _b(st.aborted)
-    inp[I_LIM_NEG] = _b(servo.sense_lim_neg(st, pa))
-    inp[I_LIM_POS] = _b(servo.sense_lim_pos(st, pa))
-    inp[I_REF_SW] = _b(servo.sense_ref_sw(st, pa))
-    inp[I_CSP_ACTIVE] = _b(st.csp_active)
-    inp[I_GEARED] = _b(st.geared)
-    inp[I_ACT_POS] = float(servo.sense_act_pos(st, pa))
-    inp[I_ACT_VEL] = float(servo.sense_act_vel(st))
-    inp[I_ERROR_ID] = float(st.error_id)
+    sense_axis(st, pa, inp, I_AXIS)
     inp[I_RUN_SW] = _b(sense_no(ev, CH_RUN, k))
     inp[I_STOP_NC] = _b(sense_nc(ev, CH_STOP, k))
     inp[I_RESET_PB] = _b(sense_no(ev, CH_RESET, k))
@@ -209,21 +182,7 @@ def _place_jam(pa, st, blk, k):
 def advance(plant, c, k, out):
     """Latch the Table A outputs into the drive's block and step the drive 10 ms."""
     pa, st, blk = plant[0][c, 0], plant[1][c, 0], plant[2][c, 0]
-    blk.enable = out[O_ENABLE] != 0.0
-    blk.home = out[O_HOME] != 0.0
-    blk.move_abs = out[O_MOVE_ABS] != 0.0
-    blk.move_rel = out[O_MOVE_REL] != 0.0
-    blk.move_vel = out[O_MOVE_VEL] != 0.0
-    blk.halt = out[O_HALT] != 0.0
-    blk.stop = out[O_STOP] != 0.0
-    blk.reset = out[O_RESET] != 0.0
-    blk.gear_in = out[O_GEAR_IN] != 0.0
-    blk.csp_on = out[O_CSP_ON] != 0.0
-    blk.target = np.int32(out[O_TARGET])
-    blk.velocity = np.int16(out[O_VELOCITY])
-    blk.accel = np.int16(out[O_ACCEL])
-    blk.gear_num = np.int16(out[O_GEAR_NUM])
-    blk.gear_den = np.int16(out[O_GEAR_DEN])
+    latch_axis(blk, out, O_AXIS)
     _place_jam(pa, st, blk, k)
     servo.tick(st, pa, blk, 0.0, 0.0, k)
 
